@@ -1,0 +1,77 @@
+/* plm fork: registration, open and query. Fork works on every POSIX host, at a low priority so that
+ * a launcher for a managed environment wins when it is available. */
+#include <cmath>
+#include <string>
+
+#include "components/plm/fork/plm_fork.h"
+#include "mca/report.h"
+#include "mca/var.h"
+#include "mca/var_store.h"
+
+namespace tessera::orte::plm_fork {
+
+double kill_grace = 1.0;
+
+namespace {
+
+constexpr int kPriority = 10;
+
+int register_params(const mca_base_component_t *)
+{
+    int rc = mca_var_register("plm", "fork", "kill_grace",
+                              "Seconds a process is given to exit after SIGTERM when the job is torn "
+                              "down, before SIGKILL",
+                              MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &kill_grace);
+    return rc < 0 ? rc : TESSERA_SUCCESS;
+}
+
+int open_component()
+{
+    if (!std::isfinite(kill_grace) || kill_grace < 0.0) {
+        std::string source = "default";
+        if (auto var = tessera::mca::find_var("plm_fork_kill_grace")) {
+            source = var->source.describe();
+        }
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             "plm_fork_kill_grace: value " + std::to_string(kill_grace) +
+                                 " is not a number of seconds >= 0 (from " + source + ")");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    return TESSERA_SUCCESS;
+}
+
+int close_component()
+{
+    module_stop();
+    return TESSERA_SUCCESS;
+}
+
+int query(void **out_module, int *priority)
+{
+    int rc = module_start();
+    if (rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    *out_module = &module;
+    *priority = kPriority;
+    return TESSERA_SUCCESS;
+}
+
+} // namespace
+} // namespace tessera::orte::plm_fork
+
+using namespace tessera::orte::plm_fork;
+
+mca_plm_base_component_t mca_plm_fork_component = {
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_plm_base_component_t, "plm", MCA_PLM_BASE_VERSION, "fork", 1, 0,
+                                       0),
+             .mca_register_params = register_params,
+             .mca_open_component = open_component,
+             .mca_close_component = close_component,
+             .mca_query_component = query,
+             .mca_flags = 0,
+             .mca_reserved_u32 = {},
+             .mca_reserved_ptr = {}},
+    .reserved = {},
+};

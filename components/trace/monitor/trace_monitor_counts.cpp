@@ -1,0 +1,71 @@
+#include "components/trace/monitor/trace_monitor_counts.h"
+
+namespace tessera::ompi::trace_monitor {
+namespace {
+
+std::atomic<uint64_t> next_generation{1};
+
+/* This thread's table in the current counter; a new counter (new generation) gets a new one. */
+struct ThreadSlot {
+    uint64_t generation = 0;
+    void *table = nullptr;
+};
+thread_local ThreadSlot thread_slot;
+
+} // namespace
+
+Counter::Counter() : generation_(next_generation.fetch_add(1)) {}
+
+Counter::~Counter() = default;
+
+Counter::ThreadTable &Counter::table_of_this_thread()
+{
+    if (thread_slot.generation != generation_) {
+        auto table = std::make_unique<ThreadTable>();
+        ThreadTable *raw = table.get();
+        {
+            std::lock_guard lock(tables_mutex_);
+            tables_.push_back(std::move(table));
+        }
+        thread_slot.generation = generation_;
+        thread_slot.table = raw;
+    }
+    return *static_cast<ThreadTable *>(thread_slot.table);
+}
+
+void Counter::count(uint64_t comm_id, int peer, uint64_t bytes)
+{
+    ThreadTable &t = table_of_this_thread();
+    PeerKey key{comm_id, peer};
+    Cell *cell = t.last;
+    if (cell == nullptr || !(t.last_key == key)) {
+        /* Only this thread inserts into its table, so looking up without the lock is safe. */
+        auto it = t.cells.find(key);
+        if (it == t.cells.end()) {
+            std::lock_guard lock(t.insert_mutex);
+            it = t.cells.try_emplace(key).first;
+        }
+        cell = &it->second;
+        t.last_key = key;
+        t.last = cell;
+    }
+    cell->messages.store(cell->messages.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    cell->bytes.store(cell->bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+}
+
+std::map<PeerKey, Totals> Counter::totals() const
+{
+    std::map<PeerKey, Totals> sum;
+    std::lock_guard lock(tables_mutex_);
+    for (const auto &table : tables_) {
+        std::lock_guard insert_lock(table->insert_mutex);
+        for (const auto &[key, cell] : table->cells) {
+            Totals &t = sum[key];
+            t.messages += cell.messages.load(std::memory_order_relaxed);
+            t.bytes += cell.bytes.load(std::memory_order_relaxed);
+        }
+    }
+    return sum;
+}
+
+} // namespace tessera::ompi::trace_monitor

@@ -1,0 +1,76 @@
+/*
+ * trace monitor: the counters. Every thread counts into a table of its own, so the hot path takes no
+ * lock and no atomic read-modify-write: the owner thread is the only writer of its counters (relaxed
+ * stores) and inserts a new (communicator, peer) under its table's mutex, which the reader takes
+ * only while it merges the tables at finalize.
+ */
+#ifndef TESSERA_COMPONENTS_TRACE_MONITOR_TRACE_MONITOR_COUNTS_H
+#define TESSERA_COMPONENTS_TRACE_MONITOR_TRACE_MONITOR_COUNTS_H
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace tessera::ompi::trace_monitor {
+
+struct PeerKey {
+    uint64_t comm_id;
+    int peer;
+    bool operator==(const PeerKey &o) const { return comm_id == o.comm_id && peer == o.peer; }
+    bool operator<(const PeerKey &o) const
+    {
+        return comm_id != o.comm_id ? comm_id < o.comm_id : peer < o.peer;
+    }
+};
+
+struct Totals {
+    uint64_t messages = 0;
+    uint64_t bytes = 0;
+};
+
+class Counter {
+public:
+    Counter();
+    Counter(const Counter &) = delete;
+    Counter &operator=(const Counter &) = delete;
+    ~Counter();
+
+    /* One message of `bytes` from this process to `peer` of communicator `comm_id`. */
+    void count(uint64_t comm_id, int peer, uint64_t bytes);
+
+    /* The sum over every thread, in (communicator, peer) order. */
+    std::map<PeerKey, Totals> totals() const;
+
+private:
+    struct Cell {
+        std::atomic<uint64_t> messages{0};
+        std::atomic<uint64_t> bytes{0};
+    };
+    struct KeyHash {
+        size_t operator()(const PeerKey &k) const
+        {
+            return std::hash<uint64_t>()(k.comm_id * 0x9e3779b97f4a7c15ull ^ static_cast<uint32_t>(k.peer));
+        }
+    };
+    struct ThreadTable {
+        std::mutex insert_mutex;
+        std::unordered_map<PeerKey, Cell, KeyHash> cells; /* node-based: a Cell never moves */
+        PeerKey last_key{~uint64_t{0}, -1};
+        Cell *last = nullptr;
+    };
+
+    ThreadTable &table_of_this_thread();
+
+    const uint64_t generation_; /* tells this counter's thread tables from an earlier one's */
+    mutable std::mutex tables_mutex_;
+    std::vector<std::unique_ptr<ThreadTable>> tables_;
+};
+
+} // namespace tessera::ompi::trace_monitor
+
+#endif

@@ -1,0 +1,15 @@
+/* btl base: the receive callbacks per tag (active messages). */
+#include "frameworks/btl/btl.h"
+
+mca_btl_base_recv_reg_t mca_btl_base_recv_table[MCA_BTL_TAG_COUNT];
+
+int mca_btl_base_register_recv(mca_btl_base_tag_t tag, mca_btl_base_recv_cb_t cb, void *cbdata)
+{
+    mca_btl_base_recv_reg_t &reg = mca_btl_base_recv_table[tag];
+    if (cb != nullptr && reg.cb != nullptr && (reg.cb != cb || reg.cbdata != cbdata)) {
+        return TESSERA_ERR_EXISTS;
+    }
+    reg.cb = cb;
+    reg.cbdata = cb != nullptr ? cbdata : nullptr;
+    return TESSERA_SUCCESS;
+}

@@ -1,0 +1,32 @@
+#include "ompi/ompi_frameworks.h"
+
+#include "frameworks/btl/base/base.h"
+#include "frameworks/coll/base/base.h"
+#include "frameworks/dte/base/base.h"
+#include "frameworks/trace/base/base.h"
+#include "frameworks/translator/base/base.h"
+#include "orte/orte_frameworks.h"
+
+namespace tessera::ompi {
+
+std::vector<mca_base_framework_t *> frameworks()
+{
+    std::vector<mca_base_framework_t *> list = tessera::orte::frameworks();
+    list.insert(list.end(), {&mca_btl_base_framework, &mca_dte_base_framework, &mca_coll_base_framework,
+                             &mca_translator_base_framework, &mca_trace_base_framework});
+    return list;
+}
+
+int register_frameworks()
+{
+    int result = TESSERA_SUCCESS;
+    for (mca_base_framework_t *fw : frameworks()) {
+        int rc = tessera::mca::framework_register(fw);
+        if (rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
+            result = rc;
+        }
+    }
+    return result;
+}
+
+} // namespace tessera::ompi

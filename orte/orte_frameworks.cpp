@@ -1,0 +1,9 @@
+#include "orte/orte_frameworks.h"
+
+#include "frameworks/plm/base/base.h"
+
+namespace tessera::orte {
+
+std::vector<mca_base_framework_t *> frameworks() { return {&mca_plm_base_framework}; }
+
+} // namespace tessera::orte

@@ -1,0 +1,7 @@
+// Heap blocks allocated and not yet freed by the whole test process (heap_blocks.cpp).
+#ifndef TESSERA_TESTS_UNIT_PROC_HEAP_BLOCKS_H
+#define TESSERA_TESTS_UNIT_PROC_HEAP_BLOCKS_H
+
+long heap_blocks_live();
+
+#endif
