@@ -25,6 +25,10 @@ typedef enum mca_framework_kind {
 
 struct mca_framework_state;
 
+/* mca_base_framework_t.flags */
+/* Opt-in: no component runs unless the selection parameter names it (tracing costs nothing by default). */
+#define MCA_FRAMEWORK_FLAG_OPT_IN 0x1u
+
 typedef struct mca_base_framework {
     const char *layer;       /* "opal", "orte" or "ompi" */
     const char *name;        /* "btl" */
@@ -37,7 +41,9 @@ typedef struct mca_base_framework {
     int (*close)(void);              /* before its components close; may be NULL */
     const mca_base_component_t *const *static_components; /* generated, NULL-terminated */
     struct mca_framework_state *state; /* owned by the MCA core; NULL until registered */
-    void *reserved[4];
+    uint32_t flags;                    /* MCA_FRAMEWORK_FLAG_* */
+    uint32_t reserved_u32;
+    void *reserved[3];
 } mca_base_framework_t;
 
 #ifdef __cplusplus
@@ -81,7 +87,8 @@ std::vector<mca_base_framework_t *> registered_frameworks();
 
 /* One-of-many: queries the open components, keeps the highest priority, closes the rest. */
 int select_one(mca_base_framework_t *fw, SelectedComponent *out);
-/* Many-of-many: keeps (in descending priority) every open component whose query accepts. */
+/* Many-of-many: keeps (in descending priority) every open component whose query accepts. For an opt-in
+ * framework whose selection parameter is empty: TESSERA_SUCCESS and no component. */
 int select_many(mca_base_framework_t *fw, std::vector<SelectedComponent> *out);
 
 /* DSOs and static components refused since start-up, with the reason. */

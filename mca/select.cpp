@@ -220,12 +220,22 @@ int select_one(mca_base_framework_t *fw, SelectedComponent *out)
     return rc;
 }
 
+static bool opted_in(const mca_base_framework_t &fw)
+{
+    std::lock_guard<std::recursive_mutex> lock(framework_mutex());
+    return fw.state != nullptr && fw.state->selection != nullptr && fw.state->selection[0] != '\0';
+}
+
 int select_many(mca_base_framework_t *fw, std::vector<SelectedComponent> *out)
 {
     if (fw == nullptr || out == nullptr) {
         return TESSERA_ERR_BAD_PARAM;
     }
     out->clear();
+    if ((fw->flags & MCA_FRAMEWORK_FLAG_OPT_IN) != 0 && !opted_in(*fw)) {
+        framework_note(*fw, 1, "nothing selected: the framework is opt-in and its parameter is empty");
+        return TESSERA_SUCCESS;
+    }
     const int rc = query_and_keep(*fw, [](size_t accepted) { return accepted; }, out);
     if (rc == TESSERA_ERR_NOT_FOUND) {
         framework_note(*fw, 1, "no component is available");

@@ -7,6 +7,15 @@
 
 namespace tessera::info {
 
+size_t implemented_count(const std::vector<ompi::FunctionCoverage> &coverage)
+{
+    size_t n = 0;
+    for (const ompi::FunctionCoverage &f : coverage) {
+        n += f.implemented ? 1 : 0;
+    }
+    return n;
+}
+
 std::string version_string(const mca_base_version_t &v)
 {
     return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.release);

@@ -11,6 +11,7 @@
 
 #include "mca/framework.h"
 #include "mca/var_store.h"
+#include "ompi/runtime/coverage.h"
 
 namespace tessera::info {
 
@@ -46,7 +47,11 @@ struct Model {
     std::vector<mca::VarInfo> params;
     std::vector<mca::LoadError> failed;
     std::vector<SelectionInfo> selections;
+    std::vector<ompi::FunctionCoverage> coverage; /* with --coverage: every MPI function of the ABI */
 };
+
+/* How many functions of the list are implemented. */
+size_t implemented_count(const std::vector<ompi::FunctionCoverage> &coverage);
 
 std::string version_string(const mca_base_version_t &v);
 /* "4 tuner/basic" */

@@ -22,6 +22,8 @@ const char *usage_text()
            "  --path [name]                install paths (prefix, bindir, libdir, pkglibdir,\n"
            "                               sysconfdir, incdir or all)\n"
            "  --select <fw|all>            run the framework's selection and show what was chosen\n"
+           "  --coverage                   the MPI functions the native engine implements and those\n"
+           "                               still missing, with counts\n"
            "  --mca <name> <value>         set a parameter, as mpirun does\n"
            "  --tune <file>                read parameters from an INI file, as mpirun does\n"
            "  --version, --help\n";
@@ -88,6 +90,9 @@ std::optional<Options> parse_options(const std::vector<std::string> &args, std::
                 return std::nullopt;
             }
             o.select.push_back(*fw);
+            explicit_view = true;
+        } else if (a == "--coverage") {
+            o.coverage = true;
             explicit_view = true;
         } else if (a == "--help" || a == "-h") {
             o.help = true;

@@ -20,6 +20,7 @@ struct Options {
     bool show_failed = false;
     std::optional<std::string> path; /* --path [which] */
     std::vector<std::string> select; /* --select <fw|all> */
+    bool coverage = false;           /* --coverage: MPI functions implemented and missing */
     bool help = false;
     bool version = false;
 };

@@ -121,6 +121,9 @@ int main(int argc, char **argv)
     if (opts->show_failed) {
         model.failed = mca::load_errors();
     }
+    if (opts->coverage) {
+        model.coverage = ompi::native_coverage();
+    }
 
     switch (opts->format) {
     case info::Format::Text:

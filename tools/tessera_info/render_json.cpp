@@ -91,6 +91,17 @@ void render_json(const Model &m, const Options &o)
         }
         doc["selections"] = sel;
     }
+    if (!m.coverage.empty()) {
+        const size_t implemented = implemented_count(m.coverage);
+        json functions = json::array();
+        for (const ompi::FunctionCoverage &f : m.coverage) {
+            functions.push_back({{"name", f.name}, {"implemented", f.implemented}});
+        }
+        doc["coverage"] = {{"implemented", implemented},
+                           {"missing", m.coverage.size() - implemented},
+                           {"total", m.coverage.size()},
+                           {"functions", functions}};
+    }
     if (o.show_failed) {
         json failed = json::array();
         for (const mca::LoadError &e : m.failed) {

@@ -74,6 +74,15 @@ void render_parsable(const Model &m, const Options &o)
             out("selected:" + s.framework + ":" + name + ":priority", std::to_string(prio));
         }
     }
+    if (!m.coverage.empty()) {
+        const size_t implemented = implemented_count(m.coverage);
+        out("coverage:implemented", std::to_string(implemented));
+        out("coverage:missing", std::to_string(m.coverage.size() - implemented));
+        out("coverage:total", std::to_string(m.coverage.size()));
+        for (const ompi::FunctionCoverage &f : m.coverage) {
+            out("coverage:function:" + f.name, f.implemented ? "implemented" : "missing");
+        }
+    }
     if (o.show_failed) {
         for (const mca::LoadError &e : m.failed) {
             std::string key = "failed:" + (e.framework.empty() ? std::string("?") : e.framework) + ":" +

@@ -73,6 +73,28 @@ void render_param(const mca::VarInfo &v)
     }
 }
 
+/* Counts first (progress at a glance), then both lists wrapped under their label. */
+void render_coverage(const std::vector<ompi::FunctionCoverage> &coverage)
+{
+    const size_t implemented = implemented_count(coverage);
+    const size_t total = coverage.size();
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(implemented) / static_cast<double>(total));
+    line("MPI functions", std::to_string(total) + " in the MPI 5.0 ABI");
+    line("Implemented", std::to_string(implemented) + " (" + percent + ")");
+    line("Missing", std::to_string(total - implemented));
+    for (bool which : {true, false}) {
+        std::string names;
+        for (const ompi::FunctionCoverage &f : coverage) {
+            if (f.implemented == which) {
+                names += (names.empty() ? "" : " ") + f.name;
+            }
+        }
+        std::printf("%*s:\n", kLabelWidth, which ? "Implemented functions" : "Missing functions");
+        wrapped(names.empty() ? "(none)" : names, kLabelWidth + 2);
+    }
+}
+
 } // namespace
 
 void render_text(const Model &m, const Options &o)
@@ -106,6 +128,9 @@ void render_text(const Model &m, const Options &o)
             chosen += (chosen.empty() ? "" : ", ") + name + " (priority " + std::to_string(prio) + ")";
         }
         line("Selected " + s.framework, s.ok ? (chosen.empty() ? "(none)" : chosen) : "FAILED: " + s.error);
+    }
+    if (!m.coverage.empty()) {
+        render_coverage(m.coverage);
     }
     if (o.show_failed) {
         if (m.failed.empty()) {

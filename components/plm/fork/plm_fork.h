@@ -11,7 +11,7 @@ namespace tessera::orte::plm_fork {
 /* plm_fork_kill_grace: seconds between SIGTERM and SIGKILL in terminate_all. */
 extern double kill_grace;
 
-/* The module handed out by query; its module_state is the Launcher while the component is open. */
+/* The module handed out by query; its module_state is the plm base ChildTable while the component is open. */
 extern mca_plm_base_module_t module;
 
 /* Creates the launcher behind `module` (query) and destroys it, terminating its children (close). */

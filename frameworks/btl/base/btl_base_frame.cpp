@@ -62,6 +62,8 @@ mca_base_framework_t mca_btl_base_framework = {
     .close = close_framework,
     .static_components = mca_btl_base_static_components,
     .state = nullptr,
+    .flags = 0,
+    .reserved_u32 = 0,
     .reserved = {},
 };
 }

@@ -16,6 +16,8 @@ mca_base_framework_t mca_dte_base_framework = {
     .close = nullptr,
     .static_components = mca_dte_base_static_components,
     .state = nullptr,
+    .flags = 0,
+    .reserved_u32 = 0,
     .reserved = {},
 };
 }

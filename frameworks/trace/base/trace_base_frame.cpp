@@ -26,6 +26,8 @@ mca_base_framework_t mca_trace_base_framework = {
     .close = close_framework,
     .static_components = mca_trace_base_static_components,
     .state = nullptr,
+    .flags = MCA_FRAMEWORK_FLAG_OPT_IN,
+    .reserved_u32 = 0,
     .reserved = {},
 };
 }

@@ -19,12 +19,6 @@ std::vector<mca_trace_base_module_t *> &active()
 }
 bool selected = false;
 
-bool tracing_requested()
-{
-    auto var = tessera::mca::find_var(mca_trace_base_framework.name);
-    return var && !var->value.empty();
-}
-
 } // namespace
 
 int mca_trace_base_select(const mca_trace_base_job_info_t *job)
@@ -33,9 +27,6 @@ int mca_trace_base_select(const mca_trace_base_job_info_t *job)
         return TESSERA_ERR_EXISTS;
     }
     selected = true;
-    if (!tracing_requested()) {
-        return TESSERA_SUCCESS;
-    }
     std::vector<tessera::mca::SelectedComponent> chosen;
     int rc = tessera::mca::select_many(&mca_trace_base_framework, &chosen);
     if (rc != TESSERA_SUCCESS) {

@@ -195,3 +195,22 @@ TEST_F(McaFwSelect, SelectManyKeepsEveryTakerInDescendingPriority)
     EXPECT_EQ(alpha_behaviour.closes, 1);
     EXPECT_EQ(beta_behaviour.closes, 0);
 }
+
+TEST_F(McaFwSelect, OptInFrameworkSelectsNothingUntilNamed)
+{
+    struct ResetFlags {
+        ~ResetFlags() { testfw_framework.flags = 0; }
+    } reset;
+    testfw_framework.flags = MCA_FRAMEWORK_FLAG_OPT_IN;
+    ASSERT_EQ(framework_open(&testfw_framework), TESSERA_SUCCESS);
+    std::vector<SelectedComponent> selected;
+    EXPECT_EQ(select_many(&testfw_framework, &selected), TESSERA_SUCCESS);
+    EXPECT_TRUE(selected.empty()) << "an opt-in framework ran a component nobody asked for";
+    framework_close(&testfw_framework);
+
+    set_command_line("testfw", "beta");
+    ASSERT_EQ(framework_open(&testfw_framework), TESSERA_SUCCESS);
+    EXPECT_EQ(select_many(&testfw_framework, &selected), TESSERA_SUCCESS);
+    ASSERT_EQ(selected.size(), 1u);
+    EXPECT_STREQ(selected[0].component->mca_component_name, "beta");
+}

@@ -72,11 +72,11 @@ const mca_base_component_t *const testfw_static[] = {&alpha_component.base, &bet
 
 mca_base_framework_t testfw_framework = {
     "opal", "testfw", "framework of the MCA core tests", TESTFW_VERSION, MCA_FRAMEWORK_ONE_OF_MANY,
-    sizeof(testfw_component_t), nullptr, nullptr, nullptr, testfw_static, nullptr, {}};
+    sizeof(testfw_component_t), nullptr, nullptr, nullptr, testfw_static, nullptr, 0, 0, {}};
 
 mca_base_framework_t testfw2_framework = {
     "opal", "testfw2", "second framework of the MCA core tests", TESTFW_VERSION, MCA_FRAMEWORK_MANY_OF_MANY,
-    sizeof(testfw_component_t), nullptr, nullptr, nullptr, nullptr, nullptr, {}};
+    sizeof(testfw_component_t), nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, {}};
 
 void McaFwTest::SetUp()
 {

@@ -1,24 +1,67 @@
-/* The generated bindings as a program sees them: with an empty dispatch table every function answers
- * MPI_ERR_UNSUPPORTED_OPERATION and names itself; a filled slot is called with the arguments given;
- * MPI_x is a weak alias of PMPI_x, so a tool's own MPI_x wins and still reaches the library through
- * PMPI_x; the slot list counts what an engine provides. */
+/* The generated bindings as a program sees them: the first call bootstraps the table, once; with an
+ * empty slot a function answers MPI_ERR_UNSUPPORTED_OPERATION, names itself and raises on the object
+ * its errh= names; a filled slot is called with the arguments given, after the argument checks the
+ * kinds imply; MPI_x is a weak alias of PMPI_x, so a tool's own MPI_x wins and still reaches the
+ * library through PMPI_x; the slot list counts what an engine provides. The library's entry points
+ * are replaced by recorders here (libmpi defines the real ones). */
 #include "tessera_mpi_dispatch.h"
 
 #include <stdio.h>
 #include <string.h>
 
+static int bootstraps;
 static const char *last_unsupported = "";
+static int last_kind = -1;
+static const void *last_object;
+static const char *last_function = "";
+static const char *last_detail = "";
 
-/* In the library this raises the error through the call's error handler. */
-int tessera_mpi_unsupported(const char *name)
+void tessera_mpi_bootstrap(void)
+{
+    ++bootstraps;
+    __atomic_store_n(&tessera_mpi_dispatch_ready, 1, __ATOMIC_RELEASE);
+}
+
+int tessera_mpi_unsupported(const char *name, int kind, const void *object)
 {
     last_unsupported = name;
+    last_kind = kind;
+    last_object = object;
     return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+int tessera_mpi_raise(int kind, const void *object, int code, const char *function, const char *detail)
+{
+    last_kind = kind;
+    last_object = object;
+    last_function = function;
+    last_detail = detail;
+    return code;
+}
+
+/* Only the predefined communicators and error handlers exist here. */
+int tessera_mpi_handle_valid(int kind, const void *handle)
+{
+    if (kind == TESSERA_MPI_OBJ_COMM)
+        return handle == (const void *)MPI_COMM_WORLD || handle == (const void *)MPI_COMM_SELF;
+    if (kind == TESSERA_MPI_OBJ_ERRHANDLER)
+        return handle == (const void *)MPI_ERRORS_ARE_FATAL || handle == (const void *)MPI_ERRORS_RETURN ||
+               handle == (const void *)MPI_ERRORS_ABORT;
+    return 0;
 }
 
 static int fake_comm_rank(MPI_Comm comm, int *rank)
 {
     *rank = comm == MPI_COMM_WORLD ? 3 : -1;
+    return MPI_SUCCESS;
+}
+
+static int sends;
+
+static int fake_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    (void)buf, (void)count, (void)datatype, (void)dest, (void)tag, (void)comm;
+    ++sends;
     return MPI_SUCCESS;
 }
 
@@ -47,11 +90,23 @@ int main(void)
     int rank = -1;
     size_t i, filled = 0;
     const char *filled_name = "";
+    MPI_Comm bogus = (MPI_Comm)(void *)&rank;
 
     expect(MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION,
            "an empty slot returns MPI_ERR_UNSUPPORTED_OPERATION");
+    expect(bootstraps == 1, "the first call bootstraps the table");
     expect(strcmp(last_unsupported, "MPI_Send") == 0, "an empty slot names its function");
+    expect(last_kind == TESSERA_MPI_OBJ_COMM && last_object == (const void *)MPI_COMM_WORLD,
+           "MPI_Send raises on its communicator");
     expect(MPI_Comm_fromint(0) == MPI_COMM_NULL, "MPI_Comm_fromint without engine gives MPI_COMM_NULL");
+    expect(MPI_T_init_thread(MPI_THREAD_SINGLE, &rank) == MPI_T_ERR_NOT_SUPPORTED,
+           "an MPI_T function without engine answers MPI_T_ERR_NOT_SUPPORTED");
+    expect(MPI_Error_class(MPI_ERR_ARG, &rank) == MPI_ERR_UNSUPPORTED_OPERATION &&
+               last_kind == TESSERA_MPI_OBJ_COMM && last_object == (const void *)MPI_COMM_SELF,
+           "a call without an object raises on MPI_COMM_SELF");
+    expect(MPI_File_open(MPI_COMM_WORLD, "f", 0, MPI_INFO_NULL, NULL) == MPI_ERR_UNSUPPORTED_OPERATION &&
+               last_kind == TESSERA_MPI_OBJ_FILE && last_object == (const void *)MPI_FILE_NULL,
+           "MPI_File_open raises on MPI_FILE_NULL");
 
     tessera_mpi_dispatch.Comm_rank = fake_comm_rank;
     expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3,
@@ -59,10 +114,24 @@ int main(void)
     rank = -1;
     expect(PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3,
            "PMPI_Comm_rank reaches the engine through the table");
+    expect(MPI_Comm_rank(MPI_COMM_WORLD, NULL) == MPI_ERR_ARG && strcmp(last_function, "MPI_Comm_rank") == 0 &&
+               strstr(last_detail, "rank") != NULL,
+           "a NULL output pointer is MPI_ERR_ARG naming the argument");
+    expect(MPI_Comm_rank(MPI_COMM_NULL, &rank) == MPI_ERR_COMM, "MPI_COMM_NULL is MPI_ERR_COMM");
+    expect(MPI_Comm_rank(bogus, &rank) == MPI_ERR_COMM && last_object == (const void *)bogus,
+           "an unknown communicator is MPI_ERR_COMM, raised on it");
+
+    tessera_mpi_dispatch.Send = fake_send;
+    expect(MPI_Send(NULL, -1, MPI_INT, 0, 0, MPI_COMM_WORLD) == MPI_ERR_COUNT, "a negative count is MPI_ERR_COUNT");
+    expect(MPI_Send(NULL, 0, MPI_INT, 0, -5, MPI_COMM_WORLD) == MPI_ERR_TAG, "a negative tag is MPI_ERR_TAG");
+    expect(MPI_Send(NULL, 0, MPI_INT, 0, 5, MPI_COMM_WORLD) == MPI_SUCCESS && sends == 1,
+           "a correct call passes the checks");
+    expect(sends == 1, "a call that fails a check never reaches the engine");
 
     expect(MPI_Barrier(MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION && tool_barriers == 1,
            "a tool's MPI_Barrier replaces the weak one and reaches PMPI_Barrier");
     expect(strcmp(last_unsupported, "MPI_Barrier") == 0, "PMPI_Barrier names MPI_Barrier");
+    expect(bootstraps == 1, "the table is bootstrapped only once");
 
     for (i = 0; i < TESSERA_MPI_FUNCTION_COUNT; ++i) {
         if (tessera_mpi_slot_filled(&tessera_mpi_dispatch, i)) {
@@ -70,8 +139,8 @@ int main(void)
             filled_name = tessera_mpi_slots[i].name;
         }
     }
-    expect(filled == 1 && strcmp(filled_name, "MPI_Comm_rank") == 0,
-           "the slot list sees exactly the one filled slot");
+    expect(filled == 2 && strcmp(filled_name, "MPI_Send") == 0,
+           "the slot list sees exactly the two filled slots");
     expect(TESSERA_MPI_FUNCTION_COUNT == 664, "the table has a slot for each of the 664 functions");
 
     printf("%d passed, %d failed\n", checks - failures, failures);

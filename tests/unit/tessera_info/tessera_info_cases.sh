@@ -129,6 +129,28 @@ bad_options)
   [ "$(rc)" = 2 ] || fail "--level 12 accepted"
   run --param btll all
   [ "$(rc)" = 2 ] && grep -q "btl" "$tmp/err" || fail "unknown framework not named with suggestion: $(cat "$tmp/err")" ;;
+coverage)
+  # Every function of the ABI once, as implemented or missing, and counts that add up, in each view.
+  run --coverage --parsable
+  [ "$(rc)" = 0 ] || fail "exit $(rc): $(cat "$tmp/err")"
+  impl=$(sed -n 's/^coverage:implemented://p' "$tmp/out")
+  miss=$(sed -n 's/^coverage:missing://p' "$tmp/out")
+  [ -n "$impl" ] && [ -n "$miss" ] || fail "no counts: $(head -3 "$tmp/out")"
+  [ $((impl + miss)) = 664 ] || fail "$impl + $miss functions, expected 664"
+  [ "$(grep -c '^coverage:function:MPI_[A-Za-z0-9_]*:implemented$' "$tmp/out")" = "$impl" ] || fail "implemented list != count"
+  [ "$(grep -c '^coverage:function:MPI_[A-Za-z0-9_]*:missing$' "$tmp/out")" = "$miss" ] || fail "missing list != count"
+  for f in MPI_Init MPI_Finalize MPI_Comm_rank MPI_Comm_size MPI_Abort MPI_Wtime MPI_Error_string; do
+    grep -qx "coverage:function:$f:implemented" "$tmp/out" || fail "$f not implemented"
+  done
+  grep -qx 'coverage:function:MPI_Send:missing' "$tmp/out" || fail "MPI_Send not listed as missing"
+  [ "$(grep -c '^coverage:function:' "$tmp/out")" = 664 ] || fail "not 664 function lines"
+  grep -q '^mca:' "$tmp/out" && fail "--coverage also printed components"
+  run --coverage --json
+  python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["coverage"]; assert c["implemented"]==int(sys.argv[2]) and c["missing"]==int(sys.argv[3]) and len(c["functions"])==664, c["implemented"]' \
+    "$tmp/out" "$impl" "$miss" || fail "JSON view disagrees"
+  run --coverage
+  grep -qE "Implemented: $impl \(" "$tmp/out" || fail "text view: $(head -4 "$tmp/out")"
+  echo "coverage: $impl implemented, $miss missing" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok [$case]"

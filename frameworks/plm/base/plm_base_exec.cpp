@@ -1,10 +1,11 @@
-/* plm fork: process creation. The exec outcome comes back through a close-on-exec pipe: end-of-file
+/* plm base: process creation. The exec outcome comes back through a close-on-exec pipe: end-of-file
  * means the exec happened, a record means it failed and says where and why — so a missing program is
  * an error at spawn time, not a child that mysteriously exits 127. */
-#include "components/plm/fork/plm_fork_exec.h"
+#include "frameworks/plm/base/plm_base_exec.h"
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,7 +19,7 @@
 
 extern char **environ;
 
-namespace tessera::orte::plm_fork {
+namespace tessera::orte::plm {
 namespace {
 
 using tessera::mca::report;
@@ -32,25 +33,6 @@ struct ChildFailure {
 constexpr int kStageStdio = 1;
 constexpr int kStageChdir = 2;
 constexpr int kStageExec = 3;
-
-bool host_is_local(const char *host)
-{
-    if (host == nullptr || host[0] == '\0') {
-        return true;
-    }
-    std::string_view h(host);
-    if (h == "localhost") {
-        return true;
-    }
-    char name[HOST_NAME_MAX + 1] = {};
-    if (gethostname(name, sizeof name - 1) != 0) {
-        return false;
-    }
-    std::string_view self(name);
-    /* "node1" and "node1.example.org" name the same host. */
-    auto short_name = [](std::string_view s) { return s.substr(0, s.find('.')); };
-    return h == self || (short_name(h) == short_name(self) && (h.find('.') == h.npos || self.find('.') == self.npos));
-}
 
 std::string_view env_name(std::string_view entry) { return entry.substr(0, entry.find('=')); }
 
@@ -73,7 +55,8 @@ std::string default_path()
 }
 
 /* execvp's rules, but done in the parent and with the PATH the child will have. */
-int find_program(const std::string &name, const std::vector<std::string> &env, std::string *out)
+int find_program(const std::string &who, const std::string &name, const std::vector<std::string> &env,
+                 std::string *out)
 {
     if (name.find('/') != std::string::npos) {
         *out = name;
@@ -99,12 +82,12 @@ int find_program(const std::string &name, const std::vector<std::string> &env, s
         }
         start = end + 1;
     }
-    report(Severity::Error, "plm fork: cannot start '" + name + "': not found in PATH (" + path + ")");
+    report(Severity::Error, who + ": cannot start '" + name + "': not found in PATH (" + path + ")");
     return TESSERA_ERR_NOT_FOUND;
 }
 
 /* Runs in the child between fork and exec: async-signal-safe calls only. */
-[[noreturn]] void child_exec(const ExecPlan &plan, int status_fd, int out_fd, int err_fd)
+[[noreturn]] void child_exec(const ExecPlan &plan, pid_t parent, int status_fd, int out_fd, int err_fd)
 {
     auto fail = [status_fd](int stage) {
         ChildFailure f{stage, errno};
@@ -113,7 +96,18 @@ int find_program(const std::string &name, const std::vector<std::string> &env, s
         _exit(127);
     };
 
-    setpgid(0, 0);
+    if (plan.new_session) {
+        setsid();
+    } else {
+        setpgid(0, 0);
+    }
+    if (plan.parent_death_signal != 0) {
+        prctl(PR_SET_PDEATHSIG, plan.parent_death_signal);
+        /* The parent may have died before the prctl: then nobody would ever send the signal. */
+        if (getppid() != parent) {
+            _exit(127);
+        }
+    }
     /* The launcher may block or ignore signals (mpirun ignores SIGPIPE); a rank starts clean. */
     sigset_t none;
     sigemptyset(&none);
@@ -124,7 +118,11 @@ int find_program(const std::string &name, const std::vector<std::string> &env, s
         sigaction(sig, &dfl, nullptr);
     }
 
-    if ((plan.flags & MCA_PLM_SPAWN_INHERIT_STDIN) == 0) {
+    if (plan.stdin_fd >= 0) {
+        if (dup2(plan.stdin_fd, STDIN_FILENO) < 0) {
+            fail(kStageStdio);
+        }
+    } else if ((plan.flags & MCA_PLM_SPAWN_INHERIT_STDIN) == 0) {
         int null_fd = open("/dev/null", O_RDONLY);
         if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0) {
             fail(kStageStdio);
@@ -145,22 +143,6 @@ int find_program(const std::string &name, const std::vector<std::string> &env, s
     execve(plan.program.c_str(), plan.argv.data(), plan.envp.data());
     fail(kStageExec);
     _exit(127); /* not reached; fail() does not return */
-}
-
-int error_code_for(int err)
-{
-    switch (err) {
-    case ENOENT:
-    case ENOTDIR:
-        return TESSERA_ERR_NOT_FOUND;
-    case ENOMEM:
-    case EMFILE:
-    case ENFILE:
-    case EAGAIN:
-        return TESSERA_ERR_OUT_OF_RESOURCE;
-    default:
-        return TESSERA_ERROR;
-    }
 }
 
 class Fd {
@@ -202,15 +184,46 @@ bool make_pipe(Fd *read_end, Fd *write_end)
 
 } // namespace
 
-int prepare_exec(const mca_plm_base_proc_spec_t &spec, ExecPlan *plan)
+bool host_is_local(const char *host)
 {
-    if (!host_is_local(spec.host)) {
-        report(Severity::Error, std::string("plm fork: cannot start a process on host '") + spec.host +
-                                    "': fork starts processes on this host only");
-        return TESSERA_ERR_UNREACH;
+    if (host == nullptr || host[0] == '\0') {
+        return true;
     }
+    std::string_view h(host);
+    if (h == "localhost" || h == "127.0.0.1" || h == "::1") {
+        return true;
+    }
+    char name[HOST_NAME_MAX + 1] = {};
+    if (gethostname(name, sizeof name - 1) != 0) {
+        return false;
+    }
+    std::string_view self(name);
+    /* "node1" and "node1.example.org" name the same host. */
+    auto short_name = [](std::string_view s) { return s.substr(0, s.find('.')); };
+    return h == self || (short_name(h) == short_name(self) && (h.find('.') == h.npos || self.find('.') == self.npos));
+}
+
+int error_code_for_errno(int err)
+{
+    switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+        return TESSERA_ERR_NOT_FOUND;
+    case ENOMEM:
+    case EMFILE:
+    case ENFILE:
+    case EAGAIN:
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    default:
+        return TESSERA_ERROR;
+    }
+}
+
+int prepare_exec(const mca_plm_base_proc_spec_t &spec, const std::string &who, ExecPlan *plan)
+{
+    plan->who = who;
     if (spec.argv == nullptr || spec.argv[0] == nullptr || spec.argv[0][0] == '\0') {
-        report(Severity::Error, "plm fork: cannot start a process without a program (empty argv)");
+        report(Severity::Error, who + ": cannot start a process without a program (empty argv)");
         return TESSERA_ERR_BAD_PARAM;
     }
 
@@ -225,8 +238,8 @@ int prepare_exec(const mca_plm_base_proc_spec_t &spec, ExecPlan *plan)
             std::string_view entry(*e);
             size_t eq = entry.find('=');
             if (eq == std::string_view::npos || eq == 0) {
-                report(Severity::Error, "plm fork: environment entry '" + std::string(entry) +
-                                            "' for '" + plan->args[0] + "' is not NAME=value");
+                report(Severity::Error, who + ": environment entry '" + std::string(entry) + "' for '" +
+                                            plan->args[0] + "' is not NAME=value");
                 return TESSERA_ERR_BAD_PARAM;
             }
             std::string_view name = entry.substr(0, eq);
@@ -243,7 +256,7 @@ int prepare_exec(const mca_plm_base_proc_spec_t &spec, ExecPlan *plan)
         }
     }
 
-    int rc = find_program(plan->args[0], plan->env, &plan->program);
+    int rc = find_program(who, plan->args[0], plan->env, &plan->program);
     if (rc != TESSERA_SUCCESS) {
         return rc;
     }
@@ -275,23 +288,27 @@ int fork_exec(const ExecPlan &plan, Started *started)
     }
     if (!ok) {
         int err = errno;
-        report(Severity::Error, "plm fork: cannot start '" + plan.args[0] + "': pipe: " + strerror(err));
-        return error_code_for(err);
+        report(Severity::Error, plan.who + ": cannot start '" + plan.args[0] + "': pipe: " + strerror(err));
+        return error_code_for_errno(err);
     }
 
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int err = errno;
-        report(Severity::Error, "plm fork: cannot start '" + plan.args[0] + "': fork: " + strerror(err));
-        return error_code_for(err);
+        report(Severity::Error, plan.who + ": cannot start '" + plan.args[0] + "': fork: " + strerror(err));
+        return error_code_for_errno(err);
     }
     if (pid == 0) {
-        child_exec(plan, status_w.get(), out_w.get(), err_w.get());
+        child_exec(plan, parent, status_w.get(), out_w.get(), err_w.get());
     }
 
     /* Also here: whichever of parent and child runs first, the group exists before anyone signals it.
-     * EACCES after the child's exec is harmless — the child did it itself. */
-    setpgid(pid, pid);
+     * EACCES after the child's exec (or EPERM once it leads its own session) is harmless — the child
+     * did it itself. */
+    if (!plan.new_session) {
+        setpgid(pid, pid);
+    }
     status_w.reset();
     out_w.reset();
     err_w.reset();
@@ -308,7 +325,7 @@ int fork_exec(const ExecPlan &plan, Started *started)
         const char *what = failure.stage == kStageChdir ? "cannot enter working directory '"
                            : failure.stage == kStageStdio ? "cannot set up stdin/stdout/stderr"
                                                           : "cannot execute '";
-        std::string text = "plm fork: cannot start '" + plan.args[0] + "': " + what;
+        std::string text = plan.who + ": cannot start '" + plan.args[0] + "': " + what;
         if (failure.stage == kStageChdir) {
             text += plan.working_dir + "'";
         } else if (failure.stage == kStageExec) {
@@ -316,9 +333,8 @@ int fork_exec(const ExecPlan &plan, Started *started)
         }
         text += std::string(": ") + strerror(failure.error);
         report(Severity::Error, text);
-        return error_code_for(failure.error);
+        return error_code_for_errno(failure.error);
     }
-
     for (Fd *fd : {&out_r, &err_r}) {
         if (fd->get() >= 0) {
             fcntl(fd->get(), F_SETFL, fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
@@ -330,4 +346,4 @@ int fork_exec(const ExecPlan &plan, Started *started)
     return TESSERA_SUCCESS;
 }
 
-} // namespace tessera::orte::plm_fork
+} // namespace tessera::orte::plm

@@ -1,9 +1,10 @@
-/* plm fork: bookkeeping of the children. Only our own children are reaped (waitid on each pid, never
- * on "any child"): mpirun and the tests have children of their own. */
-#include "components/plm/fork/plm_fork_launcher.h"
+/* plm base: bookkeeping of a launcher's children. Only our own children are reaped (waitid on each pid,
+ * never on "any child"): mpirun and the tests have children of their own. */
+#include "frameworks/plm/base/plm_base_children.h"
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,11 +13,12 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <string>
 #include <thread>
 
-#include "components/plm/fork/plm_fork_exec.h"
+#include "frameworks/plm/base/plm_base_agent_protocol.h"
 
-namespace tessera::orte::plm_fork {
+namespace tessera::orte::plm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -58,50 +60,57 @@ Clock::time_point deadline_after(double seconds)
     return Clock::now() + d;
 }
 
+void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+/* MSG_NOSIGNAL: an agent whose connection died must not take the launcher down with SIGPIPE. */
+bool send_all(int fd, const std::string &bytes)
+{
+    size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t n = send(fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
 } // namespace
 
-Launcher::~Launcher()
+ChildTable::~ChildTable()
 {
     terminate_all();
     for (Exited &e : exited_) {
-        if (e.exit_fd >= 0) {
-            close(e.exit_fd);
-        }
+        close_fd(&e.exit_fd);
     }
 }
 
-int Launcher::spawn(const mca_plm_base_proc_spec_t &spec, mca_plm_base_child_t *child)
+int ChildTable::add(pid_t pid, int control_fd)
 {
-    ExecPlan plan;
-    int rc = prepare_exec(spec, &plan);
-    if (rc != TESSERA_SUCCESS) {
-        return rc;
-    }
-    Started started;
-    rc = fork_exec(plan, &started);
-    if (rc != TESSERA_SUCCESS) {
-        return rc;
-    }
-    Child c{started.pid, open_pidfd(started.pid)};
-    {
-        std::lock_guard lock(mutex_);
-        running_.push_back(c);
-    }
-    *child = mca_plm_base_child_t{};
-    child->id = started.pid;
-    child->stdout_fd = started.stdout_fd;
-    child->stderr_fd = started.stderr_fd;
-    child->exit_fd = c.exit_fd;
-    return TESSERA_SUCCESS;
+    Child c{pid, open_pidfd(pid), control_fd, control_fd >= 0};
+    std::lock_guard lock(mutex_);
+    running_.push_back(c);
+    return c.exit_fd;
 }
 
-void Launcher::reap_locked()
+void ChildTable::reap_locked()
 {
     for (auto it = running_.begin(); it != running_.end();) {
         siginfo_t info{};
         int rc = waitid(P_PID, static_cast<id_t>(it->pid), &info, WEXITED | WNOHANG);
         if (rc == 0 && info.si_pid == it->pid) {
             exited_.push_back({exit_from(info), it->exit_fd});
+            close_fd(&it->control_fd);
             it = running_.erase(it);
         } else if (rc != 0 && errno == ECHILD) {
             /* Someone else reaped it (a waitpid(-1) elsewhere in the process): its status is lost. */
@@ -109,6 +118,7 @@ void Launcher::reap_locked()
             e.exit.id = it->pid;
             e.exit_fd = it->exit_fd;
             exited_.push_back(e);
+            close_fd(&it->control_fd);
             it = running_.erase(it);
         } else {
             ++it;
@@ -116,7 +126,7 @@ void Launcher::reap_locked()
     }
 }
 
-bool Launcher::all_exited_locked()
+bool ChildTable::all_exited_locked()
 {
     for (const Child &c : running_) {
         siginfo_t info{};
@@ -128,14 +138,14 @@ bool Launcher::all_exited_locked()
     return true;
 }
 
-void Launcher::signal_groups_locked(int sig)
+void ChildTable::kill_groups_locked(int sig)
 {
     for (const Child &c : running_) {
         kill(-c.pid, sig);
     }
 }
 
-int Launcher::wait(double timeout, mca_plm_base_exit_t *exit)
+int ChildTable::wait(double timeout, mca_plm_base_exit_t *exit)
 {
     const bool forever = timeout < 0 || std::isinf(timeout);
     const auto deadline = forever ? Clock::time_point::max() : deadline_after(timeout);
@@ -148,9 +158,7 @@ int Launcher::wait(double timeout, mca_plm_base_exit_t *exit)
             if (!exited_.empty()) {
                 Exited e = exited_.front();
                 exited_.pop_front();
-                if (e.exit_fd >= 0) {
-                    close(e.exit_fd);
-                }
+                close_fd(&e.exit_fd);
                 *exit = e.exit;
                 return TESSERA_SUCCESS;
             }
@@ -182,12 +190,25 @@ int Launcher::wait(double timeout, mca_plm_base_exit_t *exit)
     }
 }
 
-int Launcher::signal(int64_t id, int sig)
+int ChildTable::signal(int64_t id, int sig)
 {
     std::lock_guard lock(mutex_);
     auto it = std::find_if(running_.begin(), running_.end(), [id](const Child &c) { return c.pid == id; });
     if (it == running_.end()) {
         return TESSERA_ERR_NOT_FOUND;
+    }
+    if (sig <= 0 || sig >= NSIG) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    /* Behind a launch agent the signal is for the remote program, not for the local ssh client. Only
+     * when the channel is closed or full (or for SIGKILL, which must act even if the agent does not) is
+     * the local group signalled: that ends the ssh client, and the agent, seeing its channel end, stops
+     * the program. */
+    if (it->control_fd >= 0) {
+        bool sent = send_all(it->control_fd, agent::encode_signal(sig));
+        if (sent && sig != SIGKILL) {
+            return TESSERA_SUCCESS;
+        }
     }
     /* The child is at worst a zombie here (not reaped), so its pid still names its group. */
     if (kill(-it->pid, sig) != 0 && kill(it->pid, sig) != 0) {
@@ -196,26 +217,48 @@ int Launcher::signal(int64_t id, int sig)
     return TESSERA_SUCCESS;
 }
 
-int Launcher::terminate_all()
+int ChildTable::terminate_all()
 {
+    bool any_agent = false;
     {
         std::lock_guard lock(mutex_);
         if (running_.empty()) {
             return TESSERA_SUCCESS;
         }
-        signal_groups_locked(SIGTERM);
-        /* A stopped process handles SIGTERM only once it runs again. */
-        signal_groups_locked(SIGCONT);
+        for (Child &c : running_) {
+            if (c.behind_agent) {
+                /* End-of-file on the agent's stdin: it sends SIGTERM, then SIGKILL after the grace
+                 * period it was given, and exits with the program's status. */
+                close_fd(&c.control_fd);
+                any_agent = true;
+            } else {
+                kill(-c.pid, SIGTERM);
+                /* A stopped process handles SIGTERM only once it runs again. */
+                kill(-c.pid, SIGCONT);
+            }
+        }
     }
-    const auto deadline = deadline_after(kill_grace_);
+    const auto local_deadline = deadline_after(kill_grace_);
+    const auto last_deadline = deadline_after(kill_grace_ + (any_agent ? kAgentMargin : 0.0));
+    bool locals_killed = false;
     for (;;) {
         {
             std::lock_guard lock(mutex_);
-            if (all_exited_locked() || Clock::now() >= deadline) {
+            auto now = Clock::now();
+            if (all_exited_locked() || now >= last_deadline) {
                 /* Leaders are zombies or alive, never reaped yet: the group ids are still theirs.
-                 * SIGKILL also reaches what a rank started and left behind in its group. */
-                signal_groups_locked(SIGKILL);
+                 * SIGKILL also reaches what a rank started and left behind in its group, and an ssh
+                 * client whose agent did not answer (its end of the connection then closes). */
+                kill_groups_locked(SIGKILL);
                 break;
+            }
+            if (!locals_killed && now >= local_deadline) {
+                for (const Child &c : running_) {
+                    if (!c.behind_agent) {
+                        kill(-c.pid, SIGKILL);
+                    }
+                }
+                locals_killed = true;
             }
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -232,4 +275,4 @@ int Launcher::terminate_all()
     }
 }
 
-} // namespace tessera::orte::plm_fork
+} // namespace tessera::orte::plm

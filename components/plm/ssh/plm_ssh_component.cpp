@@ -1,0 +1,131 @@
+/* plm ssh: registration, open and query. Its priority is below fork's, so that a job on this host
+ * alone is started by fork; mpirun picks ssh by name when some host is another machine. */
+#include <cmath>
+#include <string>
+
+#include "components/plm/ssh/plm_ssh.h"
+#include "components/plm/ssh/plm_ssh_agent_command.h"
+#include "mca/report.h"
+#include "mca/var.h"
+#include "mca/var_store.h"
+#include "opal/install_dirs.h"
+
+namespace tessera::orte::plm_ssh {
+
+constexpr const char *kDefaultAgent = "ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new";
+
+const char *agent_command = kDefaultAgent;
+const char *remote_agent_path = "";
+double kill_grace = 1.0;
+
+namespace {
+
+constexpr int kPriority = 5;
+
+Settings settings;
+
+std::string source_of(const char *name)
+{
+    if (auto var = tessera::mca::find_var(name)) {
+        return var->source.describe();
+    }
+    return "default";
+}
+
+void bad_value(const char *name, const std::string &value, const std::string &why)
+{
+    tessera::mca::report(tessera::mca::Severity::Error, std::string(name) + ": value '" + value + "' " + why +
+                                                            " (from " + source_of(name) + ")");
+}
+
+int register_params(const mca_base_component_t *)
+{
+    agent_command = kDefaultAgent;
+    remote_agent_path = "";
+    kill_grace = 1.0;
+    int rc = mca_var_register("plm", "ssh", "agent",
+                              "Command that runs a program on another host, followed by the host and the "
+                              "command; split into words like a shell does (quotes and backslashes, no "
+                              "expansions)",
+                              MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_2, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &agent_command);
+    if (rc >= 0) {
+        rc = mca_var_register("plm", "ssh", "remote_agent_path",
+                              "Path of tessera_launch_agent on the other hosts; empty: the same path as "
+                              "in this installation (<prefix>/bin/tessera_launch_agent)",
+                              MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &remote_agent_path);
+    }
+    if (rc >= 0) {
+        rc = mca_var_register("plm", "ssh", "kill_grace",
+                              "Seconds a process is given to exit after SIGTERM when the job is torn "
+                              "down, before SIGKILL (applied by the launch agent on the remote host)",
+                              MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &kill_grace);
+    }
+    return rc < 0 ? rc : TESSERA_SUCCESS;
+}
+
+int open_component()
+{
+    Settings s;
+    std::string error;
+    const std::string agent_text = agent_command != nullptr ? agent_command : "";
+    auto words = split_command(agent_text, &error);
+    if (!words) {
+        bad_value("plm_ssh_agent", agent_text, "cannot be split into words: " + error);
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (words->empty()) {
+        bad_value("plm_ssh_agent", agent_text, "names no command");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    s.agent_words = std::move(*words);
+
+    s.remote_agent_path = remote_agent_path != nullptr ? remote_agent_path : "";
+    if (s.remote_agent_path.empty()) {
+        s.remote_agent_path = tessera::opal::install_dirs().bindir + "/tessera_launch_agent";
+    }
+
+    if (!std::isfinite(kill_grace) || kill_grace < 0.0) {
+        bad_value("plm_ssh_kill_grace", std::to_string(kill_grace), "is not a number of seconds >= 0");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    s.kill_grace = kill_grace;
+    settings = std::move(s);
+    return TESSERA_SUCCESS;
+}
+
+int close_component()
+{
+    module_stop();
+    return TESSERA_SUCCESS;
+}
+
+int query(void **out_module, int *priority)
+{
+    int rc = module_start(settings);
+    if (rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    *out_module = &module;
+    *priority = kPriority;
+    return TESSERA_SUCCESS;
+}
+
+} // namespace
+} // namespace tessera::orte::plm_ssh
+
+using namespace tessera::orte::plm_ssh;
+
+mca_plm_base_component_t mca_plm_ssh_component = {
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_plm_base_component_t, "plm", MCA_PLM_BASE_VERSION, "ssh", 1, 0, 0),
+             .mca_register_params = register_params,
+             .mca_open_component = open_component,
+             .mca_close_component = close_component,
+             .mca_query_component = query,
+             .mca_flags = 0,
+             .mca_reserved_u32 = {},
+             .mca_reserved_ptr = {}},
+    .reserved = {},
+};

@@ -1,0 +1,146 @@
+/* plm ssh: the output relay thread (see plm_ssh_relay.h). */
+#include "components/plm/ssh/plm_ssh_relay.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <system_error>
+
+namespace tessera::orte::plm_ssh {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/* Blocking semantics on a descriptor that may be non-blocking: the caller's stdout can be anything. */
+bool write_all(int fd, const char *data, size_t size)
+{
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == EAGAIN) {
+            pollfd p{fd, POLLOUT, 0};
+            poll(&p, 1, 100);
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+} // namespace
+
+OutputRelay::~OutputRelay()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    if (thread_.joinable()) {
+        char byte = 1;
+        ssize_t ignored = write(wake_write_, &byte, 1);
+        (void)ignored;
+        thread_.join();
+    }
+    for (auto &[from, to] : pending_) {
+        close(from);
+    }
+    for (int fd : {wake_read_, wake_write_}) {
+        if (fd >= 0) {
+            close(fd);
+        }
+    }
+}
+
+bool OutputRelay::add(int from, int to)
+{
+    std::lock_guard lock(mutex_);
+    if (!thread_.joinable()) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+            return false;
+        }
+        wake_read_ = fds[0];
+        wake_write_ = fds[1];
+        try {
+            thread_ = std::thread([this] { run(); });
+        } catch (const std::system_error &) {
+            close(wake_read_);
+            close(wake_write_);
+            wake_read_ = wake_write_ = -1;
+            return false;
+        }
+    }
+    pending_.emplace_back(from, to);
+    char byte = 1;
+    ssize_t ignored = write(wake_write_, &byte, 1);
+    (void)ignored;
+    return true;
+}
+
+void OutputRelay::run()
+{
+    std::vector<std::pair<int, int>> streams;
+    Clock::time_point stop_by = Clock::time_point::max();
+    char buf[65536];
+    for (;;) {
+        {
+            std::lock_guard lock(mutex_);
+            for (auto &p : pending_) {
+                streams.push_back(p);
+            }
+            pending_.clear();
+            if (stopping_ && stop_by == Clock::time_point::max()) {
+                stop_by = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(kDrainSeconds));
+            }
+        }
+        auto now = Clock::now();
+        if (stop_by != Clock::time_point::max() && (streams.empty() || now >= stop_by)) {
+            break;
+        }
+        std::vector<pollfd> fds;
+        fds.push_back({wake_read_, POLLIN, 0});
+        for (auto &[from, to] : streams) {
+            fds.push_back({from, POLLIN, 0});
+        }
+        int timeout = -1;
+        if (stop_by != Clock::time_point::max()) {
+            timeout = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(stop_by - now).count()) + 1;
+        }
+        if (poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR) {
+            break;
+        }
+        if (fds[0].revents != 0) {
+            while (read(wake_read_, buf, sizeof buf) > 0) {
+            }
+        }
+        for (size_t i = 1; i < fds.size(); ++i) {
+            if (fds[i].revents == 0) {
+                continue;
+            }
+            auto &[from, to] = streams[i - 1];
+            ssize_t n = read(from, buf, sizeof buf);
+            if (n > 0) {
+                write_all(to, buf, static_cast<size_t>(n));
+            } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                close(from);
+                from = -1;
+            }
+        }
+        std::erase_if(streams, [](const std::pair<int, int> &s) { return s.first < 0; });
+    }
+    for (auto &[from, to] : streams) {
+        close(from);
+    }
+}
+
+} // namespace tessera::orte::plm_ssh

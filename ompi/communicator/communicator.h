@@ -1,0 +1,41 @@
+/*
+ * Communicators. For now the two predefined ones, MPI_COMM_WORLD and MPI_COMM_SELF, with what the life
+ * cycle needs (rank, size, error handler); groups, context allocation, attributes and user
+ * communicators come with the point-to-point engine (issue 5) and the communicator calls (issue 7).
+ *
+ * Handles: the MPI 5.0 ABI gives predefined handles small fixed values (MPI_COMM_WORLD = 0x101,
+ * MPI_COMM_SELF = 0x102, MPI_COMM_NULL = 0x100, see ompi/api/constants.tsv), so the predefined
+ * objects are found by value; a user communicator's handle will be the address of its object.
+ */
+#ifndef TESSERA_OMPI_COMMUNICATOR_COMMUNICATOR_H
+#define TESSERA_OMPI_COMMUNICATOR_COMMUNICATOR_H
+
+#include <cstdint>
+
+#include <mpi.h>
+
+namespace tessera::ompi {
+
+struct Communicator {
+    uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1) */
+    int rank = 0;            /* of this process in the communicator */
+    int size = 1;
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; /* predefined handlers only until issue 7 */
+    const char *name = "";   /* "MPI_COMM_WORLD", for messages */
+};
+
+inline constexpr uint32_t kContextWorld = 0;
+inline constexpr uint32_t kContextSelf = 1;
+
+Communicator &comm_world();
+Communicator &comm_self();
+
+/* The object of a handle, or nullptr for MPI_COMM_NULL and anything that names no communicator. */
+Communicator *comm_lookup(MPI_Comm handle);
+
+/* MPI_Init: WORLD gets the job's rank and size; SELF is (0, 1). Both get MPI_ERRORS_ARE_FATAL. */
+void comm_init_predefined(int world_rank, int world_size);
+
+} // namespace tessera::ompi
+
+#endif

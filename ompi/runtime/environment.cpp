@@ -1,0 +1,73 @@
+/* The environmental inquiries of MPI-4.1 chapter 9.1 and the timers of 9.6. */
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/runtime.h"
+#include "tessera_config.h"
+
+namespace tessera::ompi::native {
+
+namespace {
+
+/* Copies text into an output string of capacity `max` (the MPI_MAX_* constant, terminator included). */
+void copy_out(const std::string &text, char *out, int max, int *resultlen)
+{
+    const size_t n = std::min(text.size(), static_cast<size_t>(max - 1));
+    std::memcpy(out, text.data(), n);
+    out[n] = '\0';
+    *resultlen = static_cast<int>(n);
+}
+
+double seconds(const timespec &t)
+{
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+} // namespace
+
+int get_processor_name(char *name, int *resultlen)
+{
+    copy_out(host_name(), name, MPI_MAX_PROCESSOR_NAME, resultlen);
+    return MPI_SUCCESS;
+}
+
+int get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int get_library_version(char *version, int *resultlen)
+{
+    const std::string text = std::string("Tessera MPI ") + TESSERA_VERSION + " (MPI " + std::to_string(MPI_VERSION) +
+                             "." + std::to_string(MPI_SUBVERSION) + " standard ABI " +
+                             std::to_string(MPI_ABI_VERSION) + "." + std::to_string(MPI_ABI_SUBVERSION) +
+                             ", native engine; " + TESSERA_BUILD_TYPE + " build, " + TESSERA_CXX_COMPILER + ")";
+    copy_out(text, version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen);
+    return MPI_SUCCESS;
+}
+
+/* CLOCK_MONOTONIC: never jumps with the wall clock. Its origin is per host, so MPI_WTIME_IS_GLOBAL
+ * will be false. */
+double wtime()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return seconds(t);
+}
+
+double wtick()
+{
+    timespec t{};
+    if (clock_getres(CLOCK_MONOTONIC, &t) != 0 || (t.tv_sec == 0 && t.tv_nsec == 0)) {
+        return 1e-9;
+    }
+    return seconds(t);
+}
+
+} // namespace tessera::ompi::native

@@ -1,0 +1,36 @@
+/*
+ * MPI_Finalize (MPI-4.1 11.2.2): tells mpirun that this rank finished cleanly (a rank that exits
+ * without it is a failure that ends the job), drops the wire-up connection, closes the frameworks.
+ * With no communication engine yet there is nothing to complete or drain.
+ */
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/runtime.h"
+#include "ompi/runtime/runtime_frameworks.h"
+
+namespace tessera::ompi::native {
+
+int finalize()
+{
+    if (int rc = require_initialized(MPI_COMM_SELF, "MPI_Finalize"); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    Runtime &rt = runtime();
+    int rc = MPI_SUCCESS;
+    if (rt.kv != nullptr) {
+        if (rt.kv->finalize() != 0) {
+            rc = MPI_ERR_OTHER;
+        }
+        rt.kv.reset();
+    }
+    close_runtime_frameworks();
+    rt.phase.store(Phase::Finalized, std::memory_order_release);
+    if (rc != MPI_SUCCESS) {
+        /* After the phase change: the job is over for this rank either way, and the handler (fatal by
+         * default) must not try the connection that just failed. */
+        return raise_on_comm(MPI_COMM_SELF, rc, "MPI_Finalize", "mpirun's wire-up service did not acknowledge MPI_Finalize");
+    }
+    return MPI_SUCCESS;
+}
+
+} // namespace tessera::ompi::native

@@ -1,0 +1,216 @@
+/*
+ * MPI_Init and MPI_Init_thread (MPI-4.1 11.2.1), and the queries about the life cycle. The start-up
+ * sequence of a rank:
+ *   1. the launch environment mpirun set (orte/runtime/launch_env.h); none at all: a singleton;
+ *   2. mpirun's --mca and --tune settings, given the "command line" source as in mpirun itself;
+ *   3. parameter files and TESSERA_MCA_* environment; every framework registered (so that misspelled
+ *      names can be told apart from real ones), the MPI layer's frameworks opened;
+ *   4. binding to the PUs mpirun chose (TESSERA_BIND);
+ *   5. wire-up: connect to mpirun's key-value service with the job key, put this rank's business card
+ *      (host, pid), fence, read every peer's.
+ * Any failure is raised on MPI_COMM_SELF, whose handler is MPI_ERRORS_ARE_FATAL at this point: the
+ * message is printed and the job ends (MPI-4.1 9.3: MPI_Init's errors are raised on MPI_COMM_SELF).
+ */
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "mca/var_store.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/runtime.h"
+#include "ompi/runtime/runtime_frameworks.h"
+#include "opal/binding.h"
+
+namespace tessera::ompi {
+
+namespace {
+
+/* The key of the business card every rank puts during MPI_Init. */
+constexpr std::string_view kCardKey = "tessera.proc.card";
+
+int fail(const char *function, int code, const std::string &detail)
+{
+    return raise_error(ObjectKind::Comm, MPI_COMM_SELF, code, function, detail);
+}
+
+/* Step 2: what mpirun was told on its own command line. */
+int apply_launcher_settings(const char *function)
+{
+    if (const char *text = std::getenv(orte::kEnvCmdlineMca); text != nullptr && *text != '\0') {
+        auto settings = orte::decode_cmdline_mca(text);
+        if (!settings) {
+            return fail(function, MPI_ERR_OTHER,
+                        std::string("the environment variable ") + orte::kEnvCmdlineMca +
+                            " that mpirun sets is malformed");
+        }
+        for (const auto &[name, value] : *settings) {
+            mca::set_command_line(name, value);
+        }
+    }
+    if (const char *text = std::getenv(orte::kEnvCmdlineTune); text != nullptr && *text != '\0') {
+        std::string_view files(text);
+        while (!files.empty()) {
+            size_t colon = files.find(':');
+            std::string_view file = files.substr(0, colon);
+            if (!file.empty()) {
+                mca::add_tune_file(file);
+            }
+            files = colon == std::string_view::npos ? std::string_view() : files.substr(colon + 1);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Step 5: this rank's card out, everybody's in. */
+int wire_up(const char *function)
+{
+    Runtime &rt = runtime();
+    if (rt.launch.singleton) {
+        rt.peer_hosts = {host_name()};
+        return MPI_SUCCESS;
+    }
+    std::string error;
+    rt.kv = orte::KvClient::connect(rt.launch.kv_uri, rt.launch.job_key, rt.launch.rank, &error);
+    if (rt.kv == nullptr) {
+        return fail(function, MPI_ERR_OTHER,
+                    "cannot connect to mpirun's wire-up service at " + rt.launch.kv_uri + ": " + error);
+    }
+    const std::string card = host_name() + "\n" + std::to_string(static_cast<long>(getpid()));
+    const auto *bytes = reinterpret_cast<const std::byte *>(card.data());
+    if (rt.kv->put(kCardKey, std::span<const std::byte>(bytes, card.size())) != 0 || rt.kv->fence() != 0) {
+        return fail(function, MPI_ERR_OTHER, "the wire-up exchange with mpirun failed (put/fence)");
+    }
+    rt.peer_hosts.assign(static_cast<size_t>(rt.launch.size), std::string());
+    for (int peer = 0; peer < rt.launch.size; ++peer) {
+        auto value = rt.kv->get(peer, kCardKey);
+        if (!value) {
+            return fail(function, MPI_ERR_OTHER,
+                        "rank " + std::to_string(peer) + " published no business card during the wire-up");
+        }
+        std::string text(reinterpret_cast<const char *>(value->data()), value->size());
+        rt.peer_hosts[static_cast<size_t>(peer)] = text.substr(0, text.find('\n'));
+    }
+    return MPI_SUCCESS;
+}
+
+int start(const char *function, int required, int *provided)
+{
+    Runtime &rt = runtime();
+    Phase expected = Phase::NotInitialized;
+    if (!rt.phase.compare_exchange_strong(expected, Phase::Initializing)) {
+        return fail(function, MPI_ERR_OTHER,
+                    expected == Phase::Finalized
+                        ? "MPI cannot be initialized again after MPI_Finalize"
+                        : "MPI is already initialized (MPI_Init or MPI_Init_thread may be called only once)");
+    }
+
+    std::string error;
+    auto launch = orte::read_launch_env(&error);
+    if (!launch) {
+        return fail(function, MPI_ERR_OTHER, "the launch environment mpirun set is invalid: " + error);
+    }
+    rt.launch = *launch;
+    if (rt.launch.host.empty()) {
+        rt.launch.host = host_name();
+    }
+    comm_init_predefined(rt.launch.rank, rt.launch.size);
+
+    if (int rc = apply_launcher_settings(function); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    /* Every rank gets the same settings, so only rank 0 warns about unknown names: N copies of each
+     * warning would bury it. */
+    std::string mca_error = open_runtime_frameworks(rt.launch.rank == 0);
+    if (!mca_error.empty()) {
+        return fail(function, MPI_ERR_OTHER, mca_error);
+    }
+
+    if (!rt.launch.bind.empty() && rt.launch.bind != "none") {
+        if (opal::bind_to_pus(rt.launch.bind, &error) != 0) {
+            return fail(function, MPI_ERR_OTHER, "cannot bind to the PUs " + rt.launch.bind + " mpirun chose: " + error);
+        }
+    }
+
+    if (int rc = wire_up(function); rc != MPI_SUCCESS) {
+        return rc;
+    }
+
+    rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
+    rt.main_thread = std::this_thread::get_id();
+    if (provided != nullptr) {
+        *provided = rt.thread_provided;
+    }
+    rt.phase.store(Phase::Initialized, std::memory_order_release);
+    return MPI_SUCCESS;
+}
+
+bool is_thread_level(int level)
+{
+    return level == MPI_THREAD_SINGLE || level == MPI_THREAD_FUNNELED || level == MPI_THREAD_SERIALIZED ||
+           level == MPI_THREAD_MULTIPLE;
+}
+
+} // namespace
+
+namespace native {
+
+int init(int *argc, char ***argv)
+{
+    /* Tessera takes no options from the application's command line: mpirun passes its settings in
+     * the environment, so argc and argv are left as they are. */
+    (void)argc;
+    (void)argv;
+    return start("MPI_Init", MPI_THREAD_SINGLE, nullptr);
+}
+
+int init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    if (!is_thread_level(required)) {
+        return fail("MPI_Init_thread", MPI_ERR_ARG,
+                    "required = " + std::to_string(required) +
+                        " is not MPI_THREAD_SINGLE, _FUNNELED, _SERIALIZED or _MULTIPLE");
+    }
+    return start("MPI_Init_thread", required, provided);
+}
+
+int initialized(int *flag)
+{
+    Phase p = runtime().phase.load(std::memory_order_acquire);
+    *flag = p == Phase::Initialized || p == Phase::Finalized;
+    return MPI_SUCCESS;
+}
+
+int finalized(int *flag)
+{
+    *flag = runtime().phase.load(std::memory_order_acquire) == Phase::Finalized;
+    return MPI_SUCCESS;
+}
+
+int query_thread(int *provided)
+{
+    if (int rc = require_initialized(MPI_COMM_SELF, "MPI_Query_thread"); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *provided = runtime().thread_provided;
+    return MPI_SUCCESS;
+}
+
+int is_thread_main(int *flag)
+{
+    if (int rc = require_initialized(MPI_COMM_SELF, "MPI_Is_thread_main"); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *flag = std::this_thread::get_id() == runtime().main_thread;
+    return MPI_SUCCESS;
+}
+
+} // namespace native
+
+} // namespace tessera::ompi

@@ -1,0 +1,45 @@
+/*
+ * The MPI functions Tessera's native engine implements, with the prototypes of the MPI 5.0 ABI
+ * (mpi.h). native_dispatch.cpp puts them into the dispatch table; the generated bindings have already
+ * bootstrapped the table and checked the arguments their kinds allow (ompi/api/gen_bindings.py), so a
+ * function here checks only what needs the library's state.
+ */
+#ifndef TESSERA_OMPI_RUNTIME_NATIVE_FUNCTIONS_H
+#define TESSERA_OMPI_RUNTIME_NATIVE_FUNCTIONS_H
+
+#include <mpi.h>
+
+namespace tessera::ompi::native {
+
+/* ompi/runtime/mpi_init.cpp */
+int init(int *argc, char ***argv);
+int init_thread(int *argc, char ***argv, int required, int *provided);
+int initialized(int *flag);
+int finalized(int *flag);
+int query_thread(int *provided);
+int is_thread_main(int *flag);
+/* ompi/runtime/mpi_finalize.cpp */
+int finalize();
+/* ompi/runtime/mpi_abort.cpp */
+int abort(MPI_Comm comm, int errorcode);
+/* ompi/runtime/environment.cpp */
+int get_processor_name(char *name, int *resultlen);
+int get_version(int *version, int *subversion);
+int get_library_version(char *version, int *resultlen);
+double wtime();
+double wtick();
+/* ompi/communicator/comm_query.cpp */
+int comm_rank(MPI_Comm comm, int *rank);
+int comm_size(MPI_Comm comm, int *size);
+/* ompi/errhandler/comm_errhandler.cpp */
+int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int comm_call_errhandler(MPI_Comm comm, int errorcode);
+int errhandler_free(MPI_Errhandler *errhandler);
+/* ompi/errhandler/error_string.cpp */
+int error_string(int errorcode, char *string, int *resultlen);
+int error_class(int errorcode, int *errorclass);
+
+} // namespace tessera::ompi::native
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * The MPI process's life-cycle state (MPI-4.1 chapter 11.2): whether MPI is initialized or finalized,
+ * how the process was launched (orte/runtime/launch_env.h), its connection to mpirun's wire-up service,
+ * and the thread level it provides.
+ */
+#ifndef TESSERA_OMPI_RUNTIME_RUNTIME_H
+#define TESSERA_OMPI_RUNTIME_RUNTIME_H
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <mpi.h>
+
+#include "orte/kv/kv_client.h"
+#include "orte/runtime/launch_env.h"
+
+namespace tessera::ompi {
+
+enum class Phase { NotInitialized, Initializing, Initialized, Finalized };
+
+/*
+ * The highest thread level the engine supports: MPI_THREAD_SERIALIZED. The life-cycle calls keep no
+ * per-thread state, so any thread may call as long as the application serializes the calls; nothing
+ * is locked yet, so concurrent calls (MPI_THREAD_MULTIPLE) are not safe and not offered. The
+ * point-to-point engine (issue 5) decides whether that changes.
+ */
+int max_thread_level();
+
+struct Runtime {
+    std::atomic<Phase> phase{Phase::NotInitialized};
+    orte::LaunchInfo launch; /* a singleton until MPI_Init reads the environment */
+    int thread_provided = 0; /* MPI_THREAD_SINGLE */
+    std::thread::id main_thread;
+    std::unique_ptr<orte::KvClient> kv; /* null for a singleton and after MPI_Finalize */
+    std::vector<std::string> peer_hosts; /* by rank, from the business cards exchanged in MPI_Init */
+};
+
+Runtime &runtime();
+
+bool mpi_initialized(); /* MPI_Init done and MPI_Finalize not yet */
+
+/* MPI_SUCCESS between MPI_Init and MPI_Finalize; otherwise raises MPI_ERR_OTHER on comm, saying that
+ * `function` was called before MPI_Init or after MPI_Finalize (MPI-4.1 11.2.1). */
+int require_initialized(MPI_Comm comm, const char *function);
+
+/* The host name as gethostname() gives it (cached). */
+const std::string &host_name();
+
+/* Who is speaking, for messages: "rank 1 (host node3, pid 4242)", or "process 4242 on node3" before
+ * MPI_Init has read the launch environment. */
+std::string process_label();
+
+/*
+ * Ends the job with exit_code (MPI_Abort, MPI_ERRORS_ARE_FATAL): hands `to_mpirun` to mpirun through
+ * the wire-up service when launched by it (connecting just for this when MPI_Init failed before it
+ * connected) — mpirun prints it with the rank and host and ends the other ranks — then exits this
+ * process with the code. A singleton, or a rank that cannot reach mpirun, prints `alone` to stderr
+ * instead, so the message is printed exactly once. stdout and stderr are flushed first. Never returns.
+ */
+[[noreturn]] void abort_job(int exit_code, const std::string &to_mpirun, const std::string &alone);
+
+} // namespace tessera::ompi
+
+#endif

@@ -1,0 +1,66 @@
+/* The life cycle as an application sees it: what may be asked before MPI_Init, the thread level
+ * MPI_Init_thread provides, MPI_Initialized/MPI_Finalized in each phase, the timers. Prints one line
+ * per check; exits 1 on the first failure. */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "FAILED: %s\n", what);
+        ++failures;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int flag = -1, provided = -1, queried = -1, version = 0, subversion = -1, len = 0, rank = 0;
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    double t0, t1, tick;
+    struct timespec pause = {0, 2000000};
+
+    /* Allowed before MPI_Init (MPI-4.1 11.2.1). */
+    check(MPI_Initialized(&flag) == MPI_SUCCESS && flag == 0, "MPI_Initialized is false before MPI_Init");
+    check(MPI_Finalized(&flag) == MPI_SUCCESS && flag == 0, "MPI_Finalized is false before MPI_Init");
+    check(MPI_Get_version(&version, &subversion) == MPI_SUCCESS && version == MPI_VERSION &&
+              subversion == MPI_SUBVERSION, "MPI_Get_version gives MPI_VERSION.MPI_SUBVERSION");
+    check(MPI_Get_library_version(library, &len) == MPI_SUCCESS && len > 0 && (size_t)len == strlen(library) &&
+              strstr(library, "Tessera") != NULL, "MPI_Get_library_version names Tessera");
+
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) == MPI_SUCCESS, "MPI_Init_thread succeeds");
+    /* Honest: the engine serializes nothing yet, so it offers MPI_THREAD_SERIALIZED at most. */
+    check(provided == MPI_THREAD_SERIALIZED, "MPI_THREAD_MULTIPLE asked, MPI_THREAD_SERIALIZED provided");
+    check(MPI_Query_thread(&queried) == MPI_SUCCESS && queried == provided, "MPI_Query_thread repeats provided");
+    check(MPI_Is_thread_main(&flag) == MPI_SUCCESS && flag == 1, "the initializing thread is the main thread");
+    check(MPI_Initialized(&flag) == MPI_SUCCESS && flag == 1, "MPI_Initialized is true after MPI_Init");
+    check(MPI_Finalized(&flag) == MPI_SUCCESS && flag == 0, "MPI_Finalized is false before MPI_Finalize");
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+
+    tick = MPI_Wtick();
+    check(tick > 0.0 && tick <= 1e-3, "MPI_Wtick is positive and at most a millisecond");
+    t0 = MPI_Wtime();
+    for (int i = 0; i < 1000; ++i) {
+        t1 = MPI_Wtime();
+        check(t1 >= t0, "MPI_Wtime never goes back");
+        t0 = t1;
+    }
+    t0 = MPI_Wtime();
+    nanosleep(&pause, NULL);
+    t1 = MPI_Wtime();
+    check(t1 - t0 >= 0.0019 && t1 - t0 < 1.0, "MPI_Wtime measures a 2 ms sleep");
+
+    check(MPI_Finalize() == MPI_SUCCESS, "MPI_Finalize succeeds");
+    check(MPI_Initialized(&flag) == MPI_SUCCESS && flag == 1, "MPI_Initialized stays true after MPI_Finalize");
+    check(MPI_Finalized(&flag) == MPI_SUCCESS && flag == 1, "MPI_Finalized is true after MPI_Finalize");
+    check(MPI_Get_version(&version, &subversion) == MPI_SUCCESS, "MPI_Get_version works after MPI_Finalize");
+
+    if (failures == 0) {
+        printf("rank %d: life cycle ok (provided MPI_THREAD_SERIALIZED, tick %g s)\n", rank, tick);
+    }
+    return failures != 0;
+}

@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# usage: mpirun_cases.sh <mpirun> <launch_env_probe> <case> [<dir of the MPI test programs>]
+# mpirun as a user runs it, with shell commands (or the probe) as ranks: one behaviour per case.
+# Ranks that must be torn down run "sleep 30.<marker>", a command line unique to this run, so that the
+# case can check that none of them is left (and kills any that is, so that a failure leaves nothing).
+set -uo pipefail
+mpirun=$1 probe=$2 case=$3 mpi_dir=${4:-}
+tmp=$(mktemp -d)
+marker="30.$$${RANDOM}"
+cleanup() {
+  pkill -KILL -f "sleep $marker" 2>/dev/null
+  [ -n "${jobid:-}" ] && rm -f /dev/shm/tessera-"$jobid"-* 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+export HOME=$tmp/home
+mkdir -p "$HOME"
+unset $(env | sed -n 's/^\(TESSERA_[^=]*\)=.*/\1/p') 2>/dev/null || true
+
+fail() { echo "FAIL [$case]: $*" >&2; echo "--- stdout" >&2; cat "$tmp/out" >&2 2>/dev/null;
+         echo "--- stderr" >&2; cat "$tmp/err" >&2 2>/dev/null; exit 1; }
+run() { "$mpirun" "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"; }
+rc() { cat "$tmp/rc"; }
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+expect_rc() { [ "$(rc)" = "$1" ] || fail "exit status $(rc), expected $1"; }
+expect_err() { grep -qF -- "$1" "$tmp/err" || fail "stderr lacks: $1"; }
+expect_out() { grep -qE -- "$1" "$tmp/out" || fail "stdout lacks a line matching: $1"; }
+no_leftovers() {
+  sleep 0.1
+  if pgrep -f "sleep $marker" >/dev/null; then fail "ranks left behind: $(pgrep -af "sleep $marker")"; fi
+}
+within_ms() { [ "$2" -le "$1" ] || fail "took $2 ms, more than $1 ms"; }
+
+case $case in
+exit_code)
+  # the first failing rank's status, with a message naming it; the others exit 0
+  run -np 3 --oversubscribe sh -c 'exit $((TESSERA_RANK == 1 ? 5 : 0))'
+  expect_rc 5
+  expect_err "mpirun: rank 1 on host localhost exited with status 5"
+  [ "$(grep -c '^mpirun:' "$tmp/err")" = 1 ] || fail "expected exactly one mpirun message"
+  run -np 2 sh -c 'exit 0'
+  expect_rc 0
+  [ ! -s "$tmp/err" ] || fail "a successful job printed to stderr" ;;
+exit_code_teardown)
+  # a failing rank ends the ranks still running, within a second or two
+  t0=$(now_ms)
+  run -np 3 --oversubscribe sh -c '[ $TESSERA_RANK = 2 ] && { sleep 0.3; exit 3; }; exec sleep '"$marker"
+  within_ms 2000 $(( $(now_ms) - t0 ))
+  expect_rc 3
+  expect_err "mpirun: rank 2 on host localhost exited with status 3; terminating the job"
+  no_leftovers ;;
+signal_kill)
+  t0=$(now_ms)
+  run -np 3 --oversubscribe sh -c '[ $TESSERA_RANK = 1 ] && { sleep 0.3; kill -9 $$; }; exec sleep '"$marker"
+  within_ms 2000 $(( $(now_ms) - t0 ))
+  expect_rc 137
+  expect_err "mpirun: rank 1 on host localhost was killed by signal 9 (Killed); terminating the job"
+  no_leftovers ;;
+sigint_teardown|sigterm_teardown)
+  sig=INT status=130
+  [ $case = sigterm_teardown ] && sig=TERM status=143
+  # every rank creates a /dev/shm entry named by the job's prefix, then sleeps
+  "$mpirun" -np 3 --oversubscribe sh -c \
+    'echo $TESSERA_JOBID > '"$tmp"'/jobid.$TESSERA_RANK; : > /dev/shm/tessera-$TESSERA_JOBID-r$TESSERA_RANK; exec sleep '"$marker" \
+    >"$tmp/out" 2>"$tmp/err" &
+  pid=$!
+  for _ in $(seq 100); do
+    [ -f "$tmp/jobid.0" ] && jobid=$(cat "$tmp/jobid.0") && [ -n "$jobid" ] &&
+      [ "$(ls /dev/shm/tessera-"$jobid"-* 2>/dev/null | wc -l)" = 3 ] && break
+    sleep 0.05
+  done
+  [ -n "${jobid:-}" ] || fail "the ranks did not start"
+  [ "$(ls /dev/shm/tessera-"$jobid"-* 2>/dev/null | wc -l)" = 3 ] || fail "the ranks did not create their segments"
+  t0=$(now_ms)
+  kill -$sig $pid
+  wait $pid
+  echo $? >"$tmp/rc"
+  within_ms 2000 $(( $(now_ms) - t0 ))
+  expect_rc $status
+  expect_err "mpirun: received signal"
+  expect_err "terminating the job"
+  no_leftovers
+  left=$(ls /dev/shm/tessera-"$jobid"-* 2>/dev/null)
+  [ -z "$left" ] || fail "/dev/shm entries left: $left" ;;
+shm_sweep_after_success)
+  run -np 2 sh -c 'echo $TESSERA_JOBID; : > /dev/shm/tessera-$TESSERA_JOBID-seg$TESSERA_RANK; : > /dev/shm/sem.tessera-$TESSERA_JOBID-s'
+  expect_rc 0
+  jobid=$(head -1 "$tmp/out")
+  [ -n "$jobid" ] || fail "no job id"
+  left=$(ls /dev/shm/tessera-"$jobid"-* /dev/shm/sem.tessera-"$jobid"-* 2>/dev/null)
+  [ -z "$left" ] || fail "/dev/shm entries left: $left" ;;
+export_vars)
+  export MPIRUN_TEST_FOO="foo value"
+  run -np 2 -x MPIRUN_TEST_FOO -x MPIRUN_TEST_BAZ=qux=1 sh -c 'echo "$TESSERA_RANK:$MPIRUN_TEST_FOO:$MPIRUN_TEST_BAZ"'
+  expect_rc 0
+  expect_out '^0:foo value:qux=1$'
+  expect_out '^1:foo value:qux=1$'
+  unset MPIRUN_TEST_UNSET
+  run -np 1 -x MPIRUN_TEST_UNSET true
+  expect_rc 0
+  expect_err "mpirun: warning: -x MPIRUN_TEST_UNSET: MPIRUN_TEST_UNSET is not set"
+  run -np 1 -x TESSERA_RANK=7 true
+  expect_rc 1
+  expect_err "-x TESSERA_RANK: mpirun sets this variable for each rank itself" ;;
+launch_env)
+  run -np 3 --oversubscribe "$probe"
+  expect_rc 0
+  for r in 0 1 2; do
+    expect_out "^rank=$r size=3 local_rank=$r local_size=3 node_id=0 host=localhost jobid=[0-9]+ singleton=0 key_length=64 bind=none kv_uri=127\.0\.0\.1:[0-9]+$"
+  done
+  [ "$(grep -oE 'jobid=[0-9]+' "$tmp/out" | sort -u | wc -l)" = 1 ] || fail "ranks disagree on the job id"
+  # no --mca, no --tune: no encoded settings
+  ! grep -qE ' mca | tune ' "$tmp/out" || fail "settings passed without --mca/--tune" ;;
+mca_to_ranks)
+  printf 'plm_base_verbose = 0\n' >"$tmp/t.conf"
+  (cd "$tmp" && "$mpirun" -np 2 --mca plm_fork_kill_grace 0.5 --mca mca_component_show_load_errors 1 \
+     --tune t.conf "$probe" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc")
+  expect_rc 0
+  for r in 0 1; do
+    expect_out "^rank=$r mca plm_fork_kill_grace=0\.5$"
+    expect_out "^rank=$r mca mca_component_show_load_errors=1$"
+    expect_out "^rank=$r tune $tmp/t\.conf$"
+  done ;;
+mca_errors)
+  # a misspelled name is warned about with the real one, and the job runs
+  run -np 1 --mca plm_fork_kil_grace 1 sh -c "exit 0"
+  expect_rc 0
+  expect_err 'unknown parameter "plm_fork_kil_grace" set in command line'
+  expect_err "plm_fork_kill_grace"
+  # a bad value and a bad selection are refused before any rank starts
+  run -np 1 --mca plm_fork_kill_grace abc sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_fork_kill_grace"
+  expect_err "mpirun: not starting the job"
+  run -np 1 --mca plm frok sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "fork"
+  run -np 1 --mca plm_fork_kill_grace sh
+  expect_rc 1
+  [ ! -e "$tmp/started" ] || fail "a rank was started despite the errors" ;;
+tag_output)
+  run -np 2 --tag-output sh -c 'echo out$TESSERA_RANK; echo err$TESSERA_RANK >&2; printf "partial$TESSERA_RANK"'
+  expect_rc 0
+  expect_out '^\[[0-9]+,0\]<stdout>: out0$'
+  expect_out '^\[[0-9]+,1\]<stdout>: out1$'
+  expect_out '^\[[0-9]+,1\]<stdout>: partial1$'
+  grep -qE '^\[[0-9]+,1\]<stderr>: err1$' "$tmp/err" || fail "stderr not tagged"
+  bad=$(grep -vE '^\[[0-9]+,[01]\]<stdout>: ' "$tmp/out")
+  [ -z "$bad" ] || fail "untagged stdout lines: $bad"
+  # untagged output: lines whole even under load, nothing lost
+  run -np 2 sh -c 'seq 1 20000'
+  expect_rc 0
+  [ "$(grep -cE '^[0-9]+$' "$tmp/out")" = 40000 ] || fail "lines lost or broken: $(grep -cE '^[0-9]+$' "$tmp/out")"
+  [ "$(sort -n "$tmp/out" | uniq -c | awk '$1 != 2' | wc -l)" = 0 ] || fail "some line not seen once per rank"
+  # and byte for byte as the rank wrote it, an unfinished last line included
+  run -np 1 sh -c 'printf "a\nb"'
+  expect_rc 0
+  [ "$(od -An -c "$tmp/out" | tr -d ' ')" = 'a\nb' ] || fail "output changed: $(od -c "$tmp/out")" ;;
+timeout)
+  t0=$(now_ms)
+  run -np 2 --timeout 1 sleep "$marker"
+  within_ms 3500 $(( $(now_ms) - t0 ))
+  expect_rc 124
+  expect_err "mpirun: job timed out after 1 s; terminating the job"
+  no_leftovers
+  run -np 1 --timeout 5 true
+  expect_rc 0 ;;
+oversubscribe)
+  cores=$(nproc)
+  run -np $((cores + 1)) true
+  expect_rc 1
+  expect_err "ranks requested but only"
+  expect_err "--oversubscribe"
+  run -np $((cores + 1)) --oversubscribe true
+  expect_rc 0 ;;
+hosts)
+  printf '# test hosts\n\nlocalhost slots=3   # this machine\n' >"$tmp/hf"
+  run --hostfile "$tmp/hf" sh -c 'echo size=$TESSERA_SIZE'
+  expect_rc 0
+  [ "$(grep -c '^size=3$' "$tmp/out")" = 3 ] || fail "default -np is not the slot count"
+  run -np 4 --machinefile "$tmp/hf" true
+  expect_rc 1
+  expect_err "4 ranks requested but only 3 slots available (localhost: 3)"
+  printf 'localhost slots=x\n' >"$tmp/bad"
+  run -np 1 --hostfile "$tmp/bad" true
+  expect_rc 1
+  expect_err "$tmp/bad:1"
+  run -np 2 --host localhost:2 true
+  expect_rc 0
+  run -np 3 -H localhost:2 true
+  expect_rc 1
+  expect_err "only 2 slots" ;;
+options)
+  run --foo true
+  expect_rc 1
+  expect_err "mpirun: unknown option --foo (see mpirun --help)"
+  run -np 2
+  expect_rc 1
+  expect_err "no program to run"
+  run --help
+  expect_rc 0
+  expect_out '^usage: mpirun'
+  run --version
+  expect_rc 0
+  expect_out '^mpirun \(Tessera MPI\) [0-9]+\.[0-9]+'
+  mpiexec="$(dirname "$mpirun")/mpiexec"
+  "$mpiexec" -n 1 sh -c 'echo via mpiexec' >"$tmp/out" 2>"$tmp/err" || fail "mpiexec failed"
+  expect_out '^via mpiexec$' ;;
+not_found)
+  run -np 2 /nonexistent/program
+  expect_rc 127
+  expect_err "mpirun: could not start rank 0 on host localhost" ;;
+bindings)
+  run -np 2 --bind-to core --report-bindings "$probe" --bind
+  expect_rc 0
+  expect_err "mpirun: rank 0 bound to core 0 (PUs "
+  expect_err "mpirun: rank 1 bound to core"
+  [ "$(grep -c 'bound-as-told' "$tmp/out")" = 2 ] || fail "ranks not bound as told"
+  run -np 2 --report-bindings "$probe" --bind
+  expect_rc 0
+  expect_err "mpirun: rank 0 not bound"
+  expect_out '^rank=0 bind=none ' ;;
+bindings_mpi)
+  # an MPI program: MPI_Init applies the binding mpirun reported
+  run -np 3 --oversubscribe --bind-to core --report-bindings "$mpi_dir/mpi_binding"
+  expect_rc 0
+  for r in 0 1 2; do
+    pus=$(sed -n "s/^mpirun: rank $r bound to core [0-9]* (PUs \(.*\))$/\1/p" "$tmp/err")
+    [ -n "$pus" ] || fail "no binding reported for rank $r"
+    expect_out "^rank $r bind=$pus cpus_allowed=[0-9,-]+ ok$"
+  done
+  # placement starts at core 0 (the round-robin over cores is checked in test_mpirun_units)
+  first=$(sed -n 's/^mpirun: rank 0 bound to core \([0-9]*\) .*/\1/p' "$tmp/err")
+  [ "$first" = 0 ] || fail "rank 0 is not on core 0" ;;
+mpi_early_exit)
+  # exiting 0 before MPI_Finalize while others run is a failure of an MPI job (status 1) ...
+  t0=$(now_ms)
+  run -np 3 --oversubscribe "$mpi_dir/mpi_early_exit" early 0
+  within_ms 2000 $(( $(now_ms) - t0 ))
+  expect_rc 1
+  expect_err "mpirun: rank 0 on host localhost exited with status 0 before MPI_Finalize; terminating the job"
+  # ... a non-zero status is propagated as it is ...
+  run -np 2 "$mpi_dir/mpi_early_exit" early 6
+  expect_rc 6
+  expect_err "mpirun: rank 0 on host localhost exited with status 6 before MPI_Finalize; terminating the job"
+  # ... and a rank that finalized may leave before the others
+  run -np 3 --oversubscribe "$mpi_dir/mpi_early_exit" finalized
+  expect_rc 0
+  [ ! -s "$tmp/err" ] || fail "a normal job printed to stderr" ;;
+*)
+  fail "unknown case" ;;
+esac
+exit 0

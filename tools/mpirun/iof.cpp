@@ -1,0 +1,183 @@
+#include "iof.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace tessera::mpirun {
+namespace {
+
+/* Bytes of one unfinished line kept before it is forwarded anyway (a rank printing without newlines). */
+constexpr size_t kMaxPending = 64 * 1024;
+constexpr size_t kReadChunk = 64 * 1024;
+
+/* Writes everything, waiting when the descriptor is non-blocking and full. Gives up on a closed reader
+ * (EPIPE: mpirun ignores SIGPIPE) and then drops further output to that descriptor. */
+void write_all(int fd, const std::string &data)
+{
+    static bool dead[3] = {false, false, false};
+    if (fd < 0 || fd > 2 || dead[fd]) {
+        return;
+    }
+    size_t done = 0;
+    while (done < data.size()) {
+        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n > 0) {
+            done += static_cast<size_t>(n);
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            pollfd p{fd, POLLOUT, 0};
+            poll(&p, 1, 1000);
+        } else {
+            dead[fd] = true;
+            return;
+        }
+    }
+}
+
+} // namespace
+
+OutputForwarder::OutputForwarder(uint32_t jobid, bool tag_output) : jobid_(jobid), tag_(tag_output) {}
+
+OutputForwarder::~OutputForwarder() { close_all(); }
+
+void OutputForwarder::add(int rank, Kind kind, int fd)
+{
+    if (fd < 0) {
+        return;
+    }
+    Stream s;
+    s.rank = rank;
+    s.kind = kind;
+    s.fd = fd;
+    streams_.push_back(std::move(s));
+}
+
+void OutputForwarder::append_pollfds(std::vector<pollfd> &fds) const
+{
+    for (const Stream &s : streams_) {
+        if (s.fd >= 0) {
+            fds.push_back({s.fd, POLLIN, 0});
+        }
+    }
+}
+
+void OutputForwarder::on_ready(int fd)
+{
+    for (Stream &s : streams_) {
+        if (s.fd == fd) {
+            read_some(s);
+            return;
+        }
+    }
+}
+
+void OutputForwarder::drain_rank(int rank)
+{
+    for (Stream &s : streams_) {
+        if (s.rank == rank) {
+            while (s.fd >= 0 && read_some(s)) {
+            }
+        }
+    }
+}
+
+void OutputForwarder::drain_all()
+{
+    for (Stream &s : streams_) {
+        while (s.fd >= 0 && read_some(s)) {
+        }
+    }
+}
+
+bool OutputForwarder::any_open() const
+{
+    return std::any_of(streams_.begin(), streams_.end(), [](const Stream &s) { return s.fd >= 0; });
+}
+
+void OutputForwarder::close_all()
+{
+    for (Stream &s : streams_) {
+        if (s.fd >= 0) {
+            forward(s, true);
+            close_stream(s);
+        }
+    }
+}
+
+void OutputForwarder::message(const std::string &line)
+{
+    write_all(STDERR_FILENO, line.back() == '\n' ? line : line + "\n");
+}
+
+bool OutputForwarder::read_some(Stream &s)
+{
+    char buf[kReadChunk];
+    for (;;) {
+        ssize_t n = ::read(s.fd, buf, sizeof buf);
+        if (n > 0) {
+            s.pending.append(buf, static_cast<size_t>(n));
+            forward(s, false);
+            return true;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return false; /* nothing more for now; the stream stays open */
+        }
+        forward(s, true); /* end-of-file or a broken pipe: the rank has said all it will */
+        close_stream(s);
+        return false;
+    }
+}
+
+std::string OutputForwarder::prefix(const Stream &s) const
+{
+    return "[" + std::to_string(jobid_) + "," + std::to_string(s.rank) + "]" +
+           (s.kind == Kind::Stdout ? "<stdout>: " : "<stderr>: ");
+}
+
+void OutputForwarder::forward(Stream &s, bool at_eof)
+{
+    const int out = s.kind == Kind::Stdout ? STDOUT_FILENO : STDERR_FILENO;
+    size_t end = s.pending.rfind('\n');
+    size_t complete = end == std::string::npos ? 0 : end + 1;
+    /* A line that does not end goes out once it is too long to keep, or when the stream ends. */
+    bool flush_rest = at_eof || s.pending.size() - complete >= kMaxPending;
+    if (complete == 0 && !(flush_rest && !s.pending.empty())) {
+        return;
+    }
+    std::string data;
+    if (!tag_) {
+        data = flush_rest ? std::move(s.pending) : s.pending.substr(0, complete);
+    } else {
+        const std::string pre = prefix(s);
+        size_t pos = 0;
+        while (pos < complete) {
+            size_t nl = s.pending.find('\n', pos);
+            data += pre;
+            data.append(s.pending, pos, nl + 1 - pos);
+            pos = nl + 1;
+        }
+        if (flush_rest && complete < s.pending.size()) {
+            data += pre;
+            data.append(s.pending, complete, std::string::npos);
+            data += '\n';
+        }
+    }
+    s.pending = flush_rest ? std::string() : s.pending.substr(complete);
+    write_all(out, data);
+}
+
+void OutputForwarder::close_stream(Stream &s)
+{
+    if (s.fd >= 0) {
+        ::close(s.fd);
+        s.fd = -1;
+    }
+}
+
+} // namespace tessera::mpirun

@@ -1,0 +1,160 @@
+/*
+ * mpirun / mpiexec: starts the ranks of an MPI job and ends with its status. The sequence (see
+ * docs/runtime.md): block signals; parse the options; check the MCA settings; place the ranks; start
+ * the wire-up service; choose the launcher; spawn every rank with its environment; run the event loop
+ * until every rank is gone; remove the job's /dev/shm entries; exit with the job's status.
+ */
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hosts.h"
+#include "iof.h"
+#include "job.h"
+#include "kv_address.h"
+#include "launch.h"
+#include "mca/cmdline.h"
+#include "mca/framework.h"
+#include "mca_check.h"
+#include "mpirun_options.h"
+#include "orte/kv/job_key.h"
+#include "orte/kv/kv_server.h"
+#include "placement.h"
+#include "rank_env.h"
+#include "shm_sweep.h"
+#include "signal_watch.h"
+#include "tessera_config.h"
+
+using namespace tessera::mpirun;
+
+namespace {
+
+/* Errors before any rank started. */
+constexpr int kSetupError = 1;
+
+int setup_error(const std::string &text)
+{
+    std::fprintf(stderr, "mpirun: %s\n", text.c_str());
+    return kSetupError;
+}
+
+/* Placement, environment and launch of one job whose options are valid. */
+int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, SignalWatch &signals)
+{
+    std::string error;
+    auto hosts = hosts_from_options(opts, &error);
+    if (!hosts) {
+        return setup_error(error);
+    }
+    const int np = opts.np.value_or(total_slots(*hosts));
+    auto placement = place_ranks(*hosts, np, opts.oversubscribe, opts.bind_to, &error);
+    if (!placement) {
+        return setup_error(error);
+    }
+
+    JobEnv job;
+    job.jobid = new_jobid();
+    job.size = np;
+    job.job_key = tessera::orte::generate_job_key();
+    job.cmdline_mca = mca_cmd.mca;
+    auto tune = absolute_tune_files(mca_cmd.tune_files, &error);
+    auto exports = tune ? export_entries(opts.exports, &error) : std::nullopt;
+    if (!tune || !exports) {
+        return setup_error(error);
+    }
+    job.tune_files = std::move(*tune);
+    job.exports = std::move(*exports);
+
+    auto addresses = kv_addresses(*hosts, &error);
+    if (!addresses) {
+        return setup_error(error);
+    }
+    bool needs_remote = false;
+    for (const Host &h : *hosts) {
+        needs_remote = needs_remote || !h.local;
+    }
+
+    KvNotes notes;
+    tessera::orte::KvServerOptions kv_options;
+    kv_options.bind_address = addresses->bind_address;
+    kv_options.nranks = np;
+    kv_options.job_key = job.job_key;
+    std::unique_ptr<tessera::orte::KvServer> kv = tessera::orte::KvServer::start(kv_options, kv_events(notes), &error);
+    if (!kv) {
+        return setup_error("cannot start the wire-up service: " + error);
+    }
+
+    std::unique_ptr<Launcher> launcher = Launcher::open(needs_remote, &error);
+    if (!launcher) {
+        return setup_error(error);
+    }
+
+    JobPlan plan;
+    plan.jobid = job.jobid;
+    plan.argv = opts.program;
+    plan.timeout = opts.timeout;
+    for (const RankPlacement &p : *placement) {
+        const Host &host = (*hosts)[static_cast<size_t>(p.host)];
+        const std::string uri = kv_uri_for(addresses->connect_to[static_cast<size_t>(p.host)], kv->uri());
+        plan.ranks.push_back({p.rank, host.name, host.local ? std::string() : host.name,
+                              rank_environment(job, p, host, uri)});
+        if (opts.report_bindings) {
+            std::fprintf(stderr, "mpirun: %s\n", describe_binding(p, *hosts).c_str());
+        }
+    }
+    std::fflush(stderr);
+
+    int status = 0;
+    {
+        OutputForwarder iof(job.jobid, opts.tag_output);
+        Job running(plan, *launcher, *kv, notes, iof, signals);
+        status = running.run();
+    }
+    launcher.reset(); /* closes the plm: nothing of the job can outlive this */
+    kv.reset();
+    sweep_shm(job.jobid);
+    return status;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    /* First, before any thread exists: every thread inherits the blocked mask. */
+    SignalWatch signals;
+    clear_inherited_launch_env();
+
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::string error;
+    std::optional<Options> opts = parse_options(args, &error);
+    if (!opts) {
+        return setup_error(error);
+    }
+    if (opts->help) {
+        std::fputs(usage_text(), stdout);
+        return 0;
+    }
+    if (opts->version) {
+        std::printf("mpirun (Tessera MPI) %s\n", TESSERA_VERSION);
+        return 0;
+    }
+
+    std::vector<char *> mca_argv;
+    for (std::string &a : opts->mca_args) {
+        mca_argv.push_back(a.data());
+    }
+    tessera::mca::CmdlineResult mca_cmd = tessera::mca::parse_mca_args(std::span<char *>(mca_argv));
+    if (!mca_cmd.ok()) {
+        return setup_error(mca_cmd.error);
+    }
+    if (!check_mca_settings(mca_cmd)) {
+        tessera::mca::frameworks_finalize();
+        return kSetupError;
+    }
+
+    const int status = run_job(*opts, mca_cmd, signals);
+    tessera::mca::frameworks_finalize();
+    return status;
+}
