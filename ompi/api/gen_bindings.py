@@ -3,29 +3,38 @@
 
 Outputs (into --outdir):
   tessera_mpi_dispatch.h  tessera_mpi_dispatch_t: one function pointer per MPI function, filled by the
-                          selected translator (native engine, Open MPI, MPICH); the table itself
-                          (tessera_mpi_dispatch); the slot list used by `tessera_info --coverage`; the
-                          entry points of the library that the bindings call (bootstrap, error raising,
-                          handle validity).
+                          selected translator (native engine, Open MPI, MPICH); the tables (dispatch,
+                          direct, stubs); the layout id (TESSERA_MPI_LAYOUT); the slot list used by
+                          `tessera_info --coverage`; the entry points of the library that the generated
+                          code calls (bootstrap, error raising, handle validity).
   mpi_bindings.c          for every function, PMPI_x calls through the table, and MPI_x is a weak alias
-                          of PMPI_x (the profiling interface: a tool's own MPI_x wins at link time).
+                          of PMPI_x (the profiling interface: a tool's own MPI_x wins at link time); the
+                          stub of each function (what an entry no translator filled does).
+  mpi_checked.c           the native engine's argument checks: for every function with checks, a
+                          wrapper that checks and calls the native implementation;
+                          tessera_mpi_install_checked() puts them (or the bare implementation) into a
+                          table. The native translator installs them; a runtime translator does not, so
+                          that its calls are never checked against native objects.
 
-What each PMPI_x does, in order:
+What each PMPI_x does, in order (and nothing else, so that a translated call costs three branches):
   1. bootstrap: the first MPI call of the process fills the table (tessera_mpi_bootstrap(), one
      predictable branch on tessera_mpi_dispatch_ready afterwards);
-  2. an empty slot answers through tessera_mpi_unsupported("MPI_x", object kind, object): the library
-     raises MPI_ERR_UNSUPPORTED_OPERATION on the error handler of the object named by errh=, naming the
-     function; functions without an error return give their neutral value, MPI_T functions (which
-     never call error handlers) return MPI_T_ERR_NOT_SUPPORTED;
-  3. argument checks derived from the argument kinds (see checks() below), each raising its error
-     class on the same object;
-  4. the call through the table.
+  2. re-entrancy: while this thread is inside the runtime's library (tessera_translator_inside(),
+     frameworks/translator/base/reentry.h) the call comes from the runtime itself and goes, arguments
+     untouched, to the runtime's own function in tessera_mpi_direct;
+  3. the call through the table.
+Every entry of the table is callable: the bootstrap presets each with its stub, which answers through
+tessera_mpi_unsupported("MPI_x", object kind, object): the library raises MPI_ERR_UNSUPPORTED_OPERATION
+on the error handler of the object named by errh=, naming the function and the runtime; functions
+without an error return give their neutral value, MPI_T functions (which never call error handlers)
+return MPI_T_ERR_NOT_SUPPORTED.
 Python 3 standard library only.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from pathlib import Path
 
@@ -34,6 +43,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
 
 HEADER_GUARD = "TESSERA_MPI_DISPATCH_H_INCLUDED"
+
+
+def layout_id(api: mpi_api.Api) -> str:
+    """The table layout: what a translator component was built for must equal what the library has.
+    Derived from the order and the prototypes of the functions, the only things the layout depends on."""
+    h = hashlib.sha256()
+    for f in api.functions:
+        h.update(f"{f.prototype()};\n".encode())
+    return f"tessera-mpi-abi-table/{len(api.functions)}/{h.hexdigest()[:16]}"
 
 
 def slot(f: mpi_api.Function) -> str:
@@ -78,9 +96,10 @@ def error_object(f: mpi_api.Function) -> tuple[str, str]:
     return kind, f"(const void *){a.name}"
 
 
-def fallback(api: mpi_api.Api, f: mpi_api.Function) -> list[str]:
-    """What a function with an empty slot does: report it, and return what its return kind allows."""
-    kind, obj = error_object(f)
+def fallback(api: mpi_api.Api, f: mpi_api.Function, direct: bool = False) -> list[str]:
+    """What a function nobody provides does: report it, and return what its return kind allows. A direct
+    call (from inside the runtime) has runtime-side arguments: no object of ours to raise on."""
+    kind, obj = ("NONE", "NULL") if direct else error_object(f)
     call = f'tessera_mpi_unsupported("{f.name}", TESSERA_MPI_OBJ_{kind}, {obj})'
     rk = f.ret_kind
     if rk == "error":
@@ -152,16 +171,26 @@ def gen_header(api: mpi_api.Api) -> str:
          " * ompi/api/mpi_api.txt; do not edit. */",
          f"#ifndef {HEADER_GUARD}", f"#define {HEADER_GUARD}", "",
          "#include <stddef.h>", "#include <mpi.h>", "",
+         "/* The per-thread \"inside the runtime\" depth the bindings read (issue 4, decision 6). */",
+         '#include "frameworks/translator/base/reentry.h"', "",
          "#if defined(__cplusplus)", 'extern "C" {', "#endif", "",
          f"#define TESSERA_MPI_FUNCTION_COUNT {len(api.functions)}", "",
+         "/* The layout of tessera_mpi_dispatch_t; a translator built for another one refuses to fill it. */",
+         f'#define TESSERA_MPI_LAYOUT "{layout_id(api)}"', "",
          "#define TESSERA_MPI_UNLIKELY(x) __builtin_expect(!!(x), 0)", "",
-         "/* One slot per MPI function; NULL means not provided by the selected engine. */",
+         "/* One entry per MPI function, in the API description's order. */",
          "typedef struct tessera_mpi_dispatch_t {"]
     for f in api.functions:
         o.append(f"    {f.ret} (*{slot(f)})({f.params()});")
     o += ["} tessera_mpi_dispatch_t;", "",
-          "/* The table every binding calls through. */",
+          "/* The table every binding calls through: application-side arguments. Preset with the stubs by the",
+          " * bootstrap, then filled by the selected translator. */",
           "extern tessera_mpi_dispatch_t tessera_mpi_dispatch;", "",
+          "/* The runtime's own functions, for calls made from inside the runtime (arguments untouched);",
+          " * filled by a runtime translator, all NULL under the native engine. */",
+          "extern tessera_mpi_dispatch_t tessera_mpi_direct;", "",
+          "/* Each function's stub: raises MPI_ERR_UNSUPPORTED_OPERATION through tessera_mpi_unsupported. */",
+          "extern const tessera_mpi_dispatch_t tessera_mpi_unsupported_stubs;", "",
           "/* Non-zero once the table is filled; read with acquire ordering by every binding. */",
           "extern int tessera_mpi_dispatch_ready;", "",
           "/* Defined by the library: fills the table (once, whichever thread comes first) and then sets",
@@ -173,21 +202,27 @@ def gen_header(api: mpi_api.Api) -> str:
     o += ["} tessera_mpi_object_kind_t;", "",
           "/* Defined by the library: raises `code` on the error handler of `object` (a handle of the given",
           " * kind), saying that `function` failed because of `detail`; returns what the handler lets the",
-          " * call return. TESSERA_MPI_OBJ_NONE invokes no handler and returns `code`. */",
+          " * call return. TESSERA_MPI_OBJ_NONE invokes no handler and returns `code`. Native engine only. */",
           "int tessera_mpi_raise(int kind, const void *object, int code, const char *function, const char *detail);", "",
-          "/* Defined by the library: reports that the engine lacks `name` and returns",
+          "/* Defined by the library: reports that the selected runtime lacks `name` and returns",
           " * MPI_ERR_UNSUPPORTED_OPERATION (through the error handler of the call's object). */",
           "int tessera_mpi_unsupported(const char *name, int kind, const void *object);", "",
-          "/* Defined by the library: whether `handle` names a live object of the kind (predefined or",
-          " * created); null handles are not valid. */",
+          "/* Defined by the library: whether `handle` names a live native object of the kind (predefined",
+          " * or created); null handles are not valid. Used by the checked wrappers only. */",
           "int tessera_mpi_handle_valid(int kind, const void *handle);", "",
+          "/* mpi_checked.c: sets every entry of `table` that `native` provides, to the checked wrapper when",
+          " * the function has argument checks, else to the implementation itself. The wrappers call the",
+          " * implementations recorded by the first install. Leaves the other entries as they are. */",
+          "void tessera_mpi_install_checked(tessera_mpi_dispatch_t *table, const tessera_mpi_dispatch_t *native);", "",
+          "/* How many functions have argument checks (a wrapper in mpi_checked.c). */",
+          f"#define TESSERA_MPI_CHECKED_COUNT {sum(1 for f in api.functions if checks(f))}", "",
           "/* The slots by name, in the table's order, for coverage reports. */",
           "typedef struct tessera_mpi_slot_t {",
           "    const char *name;",
           "    size_t offset;",
           "} tessera_mpi_slot_t;",
           f"extern const tessera_mpi_slot_t tessera_mpi_slots[TESSERA_MPI_FUNCTION_COUNT];", "",
-          "/* Whether slot i (an index into tessera_mpi_slots) of table t is filled. */",
+          "/* Whether slot i (an index into tessera_mpi_slots) of table t is filled: neither NULL nor the stub. */",
           "int tessera_mpi_slot_filled(const tessera_mpi_dispatch_t *t, size_t i);", "",
           "#if defined(__cplusplus)", "}", "#endif", "", f"#endif /* {HEADER_GUARD} */", ""]
     return "\n".join(o)
@@ -202,11 +237,17 @@ def c_string(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def unused_args(f: mpi_api.Function) -> list[str]:
+    """Casts to void for the arguments a stub does not read (-Wunused-parameter)."""
+    return [f"(void){a.name};" for a in f.args if not a.is_varargs]
+
+
 def gen_source(api: mpi_api.Api) -> str:
     o = ["/* mpi_bindings.c: the MPI bindings. Generated by ompi/api/gen_bindings.py from",
          " * ompi/api/mpi_api.txt; do not edit. */",
          '#include "tessera_mpi_dispatch.h"', "", "#include <string.h>", "",
          "tessera_mpi_dispatch_t tessera_mpi_dispatch;",
+         "tessera_mpi_dispatch_t tessera_mpi_direct;",
          "int tessera_mpi_dispatch_ready;", "",
          "const tessera_mpi_slot_t tessera_mpi_slots[TESSERA_MPI_FUNCTION_COUNT] = {"]
     for f in api.functions:
@@ -215,27 +256,72 @@ def gen_source(api: mpi_api.Api) -> str:
           "int tessera_mpi_slot_filled(const tessera_mpi_dispatch_t *t, size_t i)",
           "{",
           "    static const unsigned char empty[sizeof(void (*)(void))];",
+          "    const unsigned char *entry, *stub;",
           "    if (i >= TESSERA_MPI_FUNCTION_COUNT)",
           "        return 0;",
-          "    return memcmp((const unsigned char *)t + tessera_mpi_slots[i].offset, empty, sizeof empty) != 0;",
-          "}", ""]
+          "    entry = (const unsigned char *)t + tessera_mpi_slots[i].offset;",
+          "    stub = (const unsigned char *)&tessera_mpi_unsupported_stubs + tessera_mpi_slots[i].offset;",
+          "    return memcmp(entry, empty, sizeof empty) != 0 && memcmp(entry, stub, sizeof empty) != 0;",
+          "}", "",
+          "/* The stubs: what a function does when the selected translator does not provide it. */"]
     for f in api.functions:
-        kind, obj = error_object(f)
+        o.append(f"static {f.prototype('stub_' + slot(f))}")
+        o.append("{")
+        o += ["    " + line for line in unused_args(f)]
+        o += ["    " + line for line in fallback(api, f)]
+        o.append("}")
+    o += ["", "const tessera_mpi_dispatch_t tessera_mpi_unsupported_stubs = {"]
+    o += [f"    stub_{slot(f)}," for f in api.functions]
+    o += ["};", ""]
+    for f in api.functions:
         o.append(f"{f.prototype(f.pname)}")
         o.append("{")
         o.append("    if (TESSERA_MPI_UNLIKELY(!__atomic_load_n(&tessera_mpi_dispatch_ready, __ATOMIC_ACQUIRE)))")
         o.append("        tessera_mpi_bootstrap();")
-        o.append(f"    if (tessera_mpi_dispatch.{slot(f)} == NULL) {{")
-        o += ["        " + line for line in fallback(api, f)]
+        o.append("    if (TESSERA_MPI_UNLIKELY(tessera_translator_inside())) {")
+        o.append(f"        if (tessera_mpi_direct.{slot(f)} != NULL)")
+        o.append(f"            return tessera_mpi_direct.{slot(f)}({call_args(f)});")
+        o += ["        " + line for line in fallback(api, f, direct=True)]
         o.append("    }")
-        for cond, code, what in checks(f):
-            o.append(f"    if (TESSERA_MPI_UNLIKELY({cond}))")
-            o.append(f"        return tessera_mpi_raise(TESSERA_MPI_OBJ_{kind}, {obj}, {code}, "
-                     f"{c_string(f.name)}, {c_string(what)});")
         o.append(f"    return tessera_mpi_dispatch.{slot(f)}({call_args(f)});")
         o.append("}")
         o.append(f'extern __typeof__({f.pname}) {f.name} __attribute__((weak, alias("{f.pname}")));')
         o.append("")
+    return "\n".join(o)
+
+
+def gen_checked(api: mpi_api.Api) -> str:
+    o = ["/* mpi_checked.c: the native engine's argument checks. Generated by ompi/api/gen_bindings.py from",
+         " * ompi/api/mpi_api.txt; do not edit. */",
+         '#include "tessera_mpi_dispatch.h"', "",
+         "/* The implementations the wrappers call, recorded by the first install. */",
+         "static tessera_mpi_dispatch_t checked_target;", ""]
+    checked = [f for f in api.functions if checks(f)]
+    for f in checked:
+        kind, obj = error_object(f)
+        o.append(f"static {f.prototype('checked_' + slot(f))}")
+        o.append("{")
+        for cond, code, what in checks(f):
+            o.append(f"    if (TESSERA_MPI_UNLIKELY({cond}))")
+            o.append(f"        return tessera_mpi_raise(TESSERA_MPI_OBJ_{kind}, {obj}, {code}, "
+                     f"{c_string(f.name)}, {c_string(what)});")
+        o.append(f"    return checked_target.{slot(f)}({call_args(f)});")
+        o.append("}")
+        o.append("")
+    o += ["void tessera_mpi_install_checked(tessera_mpi_dispatch_t *table, const tessera_mpi_dispatch_t *native)",
+          "{"]
+    with_checks = {f.name for f in checked}
+    for f in api.functions:
+        s = slot(f)
+        o.append(f"    if (native->{s} != NULL) {{")
+        if f.name in with_checks:
+            o.append(f"        if (checked_target.{s} == NULL)")
+            o.append(f"            checked_target.{s} = native->{s};")
+            o.append(f"        table->{s} = checked_{s};")
+        else:
+            o.append(f"        table->{s} = native->{s};")
+        o.append("    }")
+    o += ["}", ""]
     return "\n".join(o)
 
 
@@ -255,12 +341,13 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         api = mpi_api.load(args.api, args.constants)
-        header, source = gen_header(api), gen_source(api)
+        header, source, checked = gen_header(api), gen_source(api), gen_checked(api)
     except mpi_api.ApiError as e:
         print(f"gen_bindings: {e}", file=sys.stderr)
         return 1
     write_atomically(args.outdir / "tessera_mpi_dispatch.h", header)
     write_atomically(args.outdir / "mpi_bindings.c", source)
+    write_atomically(args.outdir / "mpi_checked.c", checked)
     return 0
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
+from gen_common import write_atomically  # noqa: E402
 
 STATUS = """\
 /* The status object of the standard ABI: three public fields, then five ints that belong to the
@@ -83,14 +84,6 @@ def generate(api: mpi_api.Api) -> str:
     w("")
     w("#endif /* TESSERA_MPI_H_INCLUDED */")
     return "\n".join(out) + "\n"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """A compiler running in parallel never sees a half-written header."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
 
 
 def main(argv=None) -> int:

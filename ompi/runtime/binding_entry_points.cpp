@@ -1,29 +1,76 @@
 /*
- * What the generated bindings (mpi_bindings.c, declared in tessera_mpi_dispatch.h) call in the
- * library: the bootstrap of the dispatch table, error raising, the report of a missing function, and
- * handle validity for the argument checks.
+ * What the generated bindings (mpi_bindings.c, mpi_checked.c, declared in tessera_mpi_dispatch.h)
+ * call in the library: the bootstrap of the dispatch table, error raising, the report of a missing
+ * function, and handle validity for the native engine's argument checks.
  */
+#include <cstring>
 #include <mutex>
 #include <string>
 
+#include "frameworks/translator/base/base.h"
+#include "mca/report.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
-#include "ompi/runtime/native_dispatch.h"
+#include "ompi/runtime/translator_bootstrap.h"
 
 using tessera::ompi::ObjectKind;
+
+namespace {
+
+/* Whether the table holds a translator's functions; false after a failed selection or fill. */
+bool translator_ready = false;
+
+bool native_selected()
+{
+    const mca_translator_base_module_t *m = mca_translator_base_selected();
+    return m == nullptr || m->translator_component == nullptr ||
+           std::strcmp(m->translator_component->base.mca_component_name, "native") == 0;
+}
+
+/* A runtime translator has no native objects to raise on: the runtime's error handler of the
+ * communicator decides, called through the table (application-side handle). Our message goes first
+ * when that handler ends the job, since the runtime's own would not name the function. */
+int raise_through_runtime(int kind, const void *object, const std::string &text)
+{
+    const int code = MPI_ERR_UNSUPPORTED_OPERATION;
+    const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;
+    const tessera_mpi_dispatch_t &stub = tessera_mpi_unsupported_stubs;
+    /* Without the runtime's three functions there is no handler to call (and calling a stub would
+     * come back here). */
+    if (kind != TESSERA_MPI_OBJ_COMM || object == nullptr || t.Comm_get_errhandler == stub.Comm_get_errhandler ||
+        t.Comm_call_errhandler == stub.Comm_call_errhandler || t.Errhandler_free == stub.Errhandler_free) {
+        tessera::mca::report(tessera::mca::Severity::Error, text);
+        return code;
+    }
+    auto comm = static_cast<MPI_Comm>(const_cast<void *>(object));
+    MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+    if (t.Comm_get_errhandler(comm, &handler) != MPI_SUCCESS) {
+        return code;
+    }
+    if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT) {
+        tessera::mca::report(tessera::mca::Severity::Error, text);
+    } else if (handler != MPI_ERRORS_RETURN) {
+        (void)t.Errhandler_free(&handler);
+    }
+    (void)t.Comm_call_errhandler(comm, code);
+    return code;
+}
+
+} // namespace
 
 extern "C" {
 
 /*
  * The first MPI call of the process (MPI_Init, or one allowed before it such as MPI_Get_version)
- * fills the table. Issue 4 chooses a translator here; until then the native engine serves every call.
+ * presets every entry with its stub and lets the selected translator fill the table (issue 4).
  * call_once makes a race between threads calling before MPI_Init harmless.
  */
 void tessera_mpi_bootstrap(void)
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        tessera::ompi::native_fill(&tessera_mpi_dispatch);
+        tessera_mpi_dispatch = tessera_mpi_unsupported_stubs;
+        translator_ready = tessera::ompi::bootstrap_translator(&tessera_mpi_dispatch, nullptr) == TESSERA_SUCCESS;
         __atomic_store_n(&tessera_mpi_dispatch_ready, 1, __ATOMIC_RELEASE);
     });
 }
@@ -35,8 +82,21 @@ int tessera_mpi_raise(int kind, const void *object, int code, const char *functi
 
 int tessera_mpi_unsupported(const char *name, int kind, const void *object)
 {
-    return tessera::ompi::raise_error(static_cast<ObjectKind>(kind), object, MPI_ERR_UNSUPPORTED_OPERATION, name,
-                                      std::string(name) + " is not implemented yet by Tessera's native engine");
+    if (!translator_ready) {
+        /* Nothing serves the process: the native engine's handlers (MPI_ERRORS_ARE_FATAL on
+         * MPI_COMM_SELF for MPI_Init) end it with this message. */
+        return tessera::ompi::raise_error(static_cast<ObjectKind>(kind), object, MPI_ERR_UNSUPPORTED_OPERATION,
+                                          name,
+                                          "no MPI runtime serves this process: the translator selection failed "
+                                          "(see the error above)");
+    }
+    if (native_selected()) {
+        return tessera::ompi::raise_error(static_cast<ObjectKind>(kind), object, MPI_ERR_UNSUPPORTED_OPERATION, name,
+                                          std::string(name) + " is not implemented yet by Tessera's native engine");
+    }
+    return raise_through_runtime(kind, object,
+                                 std::string(name) + ": MPI_ERR_UNSUPPORTED_OPERATION: " + name +
+                                     " is not provided by " + mca_translator_base_runtime_name());
 }
 
 int tessera_mpi_handle_valid(int kind, const void *handle)

@@ -21,6 +21,7 @@
 #include "mca/var_store.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/launcher_settings.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/runtime_frameworks.h"
@@ -36,34 +37,6 @@ constexpr std::string_view kCardKey = "tessera.proc.card";
 int fail(const char *function, int code, const std::string &detail)
 {
     return raise_error(ObjectKind::Comm, MPI_COMM_SELF, code, function, detail);
-}
-
-/* Step 2: what mpirun was told on its own command line. */
-int apply_launcher_settings(const char *function)
-{
-    if (const char *text = std::getenv(orte::kEnvCmdlineMca); text != nullptr && *text != '\0') {
-        auto settings = orte::decode_cmdline_mca(text);
-        if (!settings) {
-            return fail(function, MPI_ERR_OTHER,
-                        std::string("the environment variable ") + orte::kEnvCmdlineMca +
-                            " that mpirun sets is malformed");
-        }
-        for (const auto &[name, value] : *settings) {
-            mca::set_command_line(name, value);
-        }
-    }
-    if (const char *text = std::getenv(orte::kEnvCmdlineTune); text != nullptr && *text != '\0') {
-        std::string_view files(text);
-        while (!files.empty()) {
-            size_t colon = files.find(':');
-            std::string_view file = files.substr(0, colon);
-            if (!file.empty()) {
-                mca::add_tune_file(file);
-            }
-            files = colon == std::string_view::npos ? std::string_view() : files.substr(colon + 1);
-        }
-    }
-    return MPI_SUCCESS;
 }
 
 /* Step 5: this rank's card out, everybody's in. */
@@ -120,8 +93,9 @@ int start(const char *function, int required, int *provided)
     }
     comm_init_predefined(rt.launch.rank, rt.launch.size);
 
-    if (int rc = apply_launcher_settings(function); rc != MPI_SUCCESS) {
-        return rc;
+    /* Usually applied already by the translator's selection at the first MPI call. */
+    if (std::string bad = apply_launcher_settings(); !bad.empty()) {
+        return fail(function, MPI_ERR_OTHER, bad);
     }
     /* Every rank gets the same settings, so only rank 0 warns about unknown names: N copies of each
      * warning would bury it. */

@@ -1,7 +1,7 @@
 #include "ompi/runtime/native_dispatch.h"
 
-#include "ompi/runtime/coverage.h"
 #include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_translator.h"
 
 namespace tessera::ompi {
 
@@ -33,16 +33,34 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Error_class = native::error_class;
 }
 
-std::vector<FunctionCoverage> native_coverage()
+} // namespace tessera::ompi
+
+extern "C" {
+
+const char *tessera_ompi_native_layout(void)
 {
-    tessera_mpi_dispatch_t table{};
-    native_fill(&table);
-    std::vector<FunctionCoverage> list;
-    list.reserve(TESSERA_MPI_FUNCTION_COUNT);
-    for (size_t i = 0; i < TESSERA_MPI_FUNCTION_COUNT; ++i) {
-        list.push_back({tessera_mpi_slots[i].name, tessera_mpi_slot_filled(&table, i) != 0});
-    }
-    return list;
+    return TESSERA_MPI_LAYOUT;
 }
 
-} // namespace tessera::ompi
+int tessera_ompi_native_fill(mca_translator_base_fn_t *table, size_t entries, size_t *filled)
+{
+    static_assert(sizeof(tessera_mpi_dispatch_t) == TESSERA_MPI_FUNCTION_COUNT * sizeof(mca_translator_base_fn_t),
+                  "the dispatch table is an array of function pointers");
+    if (table == nullptr || entries != TESSERA_MPI_FUNCTION_COUNT) {
+        return TESSERA_ERR_VERSION;
+    }
+    tessera_mpi_dispatch_t bare{};
+    tessera::ompi::native_fill(&bare);
+    auto *t = reinterpret_cast<tessera_mpi_dispatch_t *>(table);
+    tessera_mpi_install_checked(t, &bare);
+    if (filled != nullptr) {
+        size_t n = 0;
+        for (size_t i = 0; i < TESSERA_MPI_FUNCTION_COUNT; ++i) {
+            n += tessera_mpi_slot_filled(&bare, i) != 0;
+        }
+        *filled = n;
+    }
+    return TESSERA_SUCCESS;
+}
+
+} // extern "C"

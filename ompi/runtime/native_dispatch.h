@@ -9,8 +9,11 @@
 
 namespace tessera::ompi {
 
-/* Sets the slot of every function the native engine implements; leaves the others as they are. */
+/* Sets the slot of every function the native engine implements, to the bare implementation (no
+ * argument checks); leaves the others as they are. */
 void native_fill(tessera_mpi_dispatch_t *table);
+
+/* The native translator installs the same slots behind their argument checks: native_translator.h. */
 
 } // namespace tessera::ompi
 

@@ -41,11 +41,7 @@ namespace tessera::orte {
 
 namespace {
 
-using kv::Bytes;
-using kv::Frame;
-using kv::FrameReader;
-using kv::MsgType;
-using kv::UniqueFd;
+using kv::Bytes, kv::Frame, kv::FrameReader, kv::MsgType, kv::UniqueFd;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint64_t kListenId = 0;

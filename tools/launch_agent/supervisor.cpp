@@ -16,6 +16,8 @@
 #include <cstring>
 #include <vector>
 
+#include "frameworks/plm/base/plm_base_output.h"
+
 namespace tessera::orte::launch_agent {
 namespace {
 
@@ -31,27 +33,6 @@ constexpr int kGroupPollMs = 20;
 Clock::time_point after(double seconds)
 {
     return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
-bool write_all(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0 && errno == EAGAIN) {
-            pollfd p{fd, POLLOUT, 0};
-            poll(&p, 1, 100);
-            continue;
-        }
-        if (n <= 0) {
-            return false;
-        }
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
 }
 
 class Supervisor {
@@ -189,7 +170,7 @@ void Supervisor::pump(int *fd, int to, bool *to_broken)
         if (n > 0) {
             /* Once our side is gone (the ssh session died) the output is read and dropped, so that
              * the program does not block before the teardown reaches it. */
-            if (!*to_broken && !write_all(to, buf, static_cast<size_t>(n))) {
+            if (!*to_broken && !plm::write_all(to, buf, static_cast<size_t>(n))) {
                 *to_broken = true;
             }
             continue;

@@ -1,20 +1,25 @@
 /*
  * mpirun / mpiexec: starts the ranks of an MPI job and ends with its status. The sequence (see
- * docs/runtime.md): block signals; parse the options; check the MCA settings; place the ranks; start
- * the wire-up service; choose the launcher; spawn every rank with its environment; run the event loop
- * until every rank is gone; remove the job's /dev/shm entries; exit with the job's status.
+ * docs/runtime.md): block signals; parse the options; check the MCA settings; with translator ompi or
+ * mpich, hand the job to that runtime's launcher (delegate.h) and stop here; otherwise place the ranks;
+ * start the wire-up service; choose the launcher; spawn every rank with its environment; run the event
+ * loop until every rank is gone; remove the job's /dev/shm entries; exit with the job's status.
  */
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "hosts.h"
 #include "iof.h"
 #include "job.h"
 #include "kv_address.h"
 #include "launch.h"
+#include "delegate.h"
 #include "mca/cmdline.h"
 #include "mca/framework.h"
 #include "mca_check.h"
@@ -118,6 +123,28 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
     return status;
 }
 
+/* The job belongs to another runtime's launcher: exec it (returns only on failure). */
+int delegate_job(const std::string &translator, const Options &opts, const tessera::mca::CmdlineResult &mca_cmd)
+{
+    std::optional<std::string> launcher = find_launcher(translator);
+    if (!launcher) {
+        std::string names;
+        for (const std::string &n : launcher_candidates(translator)) {
+            names += (names.empty() ? "" : ", ") + n;
+        }
+        return setup_error("translator " + translator + " needs its runtime's launcher to start the ranks, but none of " +
+                           names + " is in PATH");
+    }
+    std::string error;
+    std::optional<Delegation> plan = plan_delegation(translator, *launcher, opts, mca_cmd, geteuid() == 0, &error);
+    if (!plan) {
+        return setup_error(error);
+    }
+    tessera::mca::frameworks_finalize();
+    exec_delegation(*plan, &error);
+    return setup_error(error);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -154,6 +181,9 @@ int main(int argc, char **argv)
         return kSetupError;
     }
 
+    if (std::optional<std::string> translator = delegated_translator()) {
+        return delegate_job(*translator, *opts, mca_cmd);
+    }
     const int status = run_job(*opts, mca_cmd, signals);
     tessera::mca::frameworks_finalize();
     return status;

@@ -245,6 +245,9 @@ const char *usage_text()
            "  --help, -h                print this help and exit\n"
            "  --                        end of options: the program follows\n"
            "\n"
+           "With --mca translator ompi (or mpich) the ranks run over Open MPI (MPICH): mpirun then hands\n"
+           "the job to that runtime's launcher (mpirun.openmpi, mpiexec.hydra) with these options.\n"
+           "\n"
            "Exit status: 0 when every rank exits 0; otherwise the first failing rank's status (128+N for\n"
            "a rank killed by signal N), the code given to MPI_Abort, 124 after --timeout, 128+N when mpirun\n"
            "is ended by signal N, and 1 for an error before any rank started.\n";

@@ -47,7 +47,10 @@ struct Model {
     std::vector<mca::VarInfo> params;
     std::vector<mca::LoadError> failed;
     std::vector<SelectionInfo> selections;
-    std::vector<ompi::FunctionCoverage> coverage; /* with --coverage: every MPI function of the ABI */
+    /* With --coverage: what the translator selected as a process would select it provides. */
+    std::vector<ompi::FunctionCoverage> coverage; /* every MPI function of the ABI */
+    std::string coverage_translator;              /* "native", "ompi", "mpich" */
+    std::string coverage_runtime;                 /* "Tessera's native engine", "Open MPI 4.1.4 ..." */
 };
 
 /* How many functions of the list are implemented. */

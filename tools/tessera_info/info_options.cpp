@@ -22,8 +22,9 @@ const char *usage_text()
            "  --path [name]                install paths (prefix, bindir, libdir, pkglibdir,\n"
            "                               sysconfdir, incdir or all)\n"
            "  --select <fw|all>            run the framework's selection and show what was chosen\n"
-           "  --coverage                   the MPI functions the native engine implements and those\n"
-           "                               still missing, with counts\n"
+           "  --coverage                   the MPI functions the translator a process would select\n"
+           "                               (native unless --mca translator or the launcher says\n"
+           "                               otherwise) provides and those still missing, with counts\n"
            "  --mca <name> <value>         set a parameter, as mpirun does\n"
            "  --tune <file>                read parameters from an INI file, as mpirun does\n"
            "  --version, --help\n";

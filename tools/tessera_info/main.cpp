@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <span>
+#include <utility>
 
 #include "info_model.h"
 #include "info_options.h"
@@ -122,7 +123,14 @@ int main(int argc, char **argv)
         model.failed = mca::load_errors();
     }
     if (opts->coverage) {
-        model.coverage = ompi::native_coverage();
+        ompi::TranslatorCoverage c = ompi::translator_coverage();
+        if (!c.error.empty()) {
+            std::fprintf(stderr, "tessera_info: --coverage: %s\n", c.error.c_str());
+            status = 1;
+        }
+        model.coverage = std::move(c.functions);
+        model.coverage_translator = c.component;
+        model.coverage_runtime = c.runtime;
     }
 
     switch (opts->format) {

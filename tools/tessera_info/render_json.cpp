@@ -97,7 +97,9 @@ void render_json(const Model &m, const Options &o)
         for (const ompi::FunctionCoverage &f : m.coverage) {
             functions.push_back({{"name", f.name}, {"implemented", f.implemented}});
         }
-        doc["coverage"] = {{"implemented", implemented},
+        doc["coverage"] = {{"translator", m.coverage_translator},
+                           {"runtime", m.coverage_runtime},
+                           {"implemented", implemented},
                            {"missing", m.coverage.size() - implemented},
                            {"total", m.coverage.size()},
                            {"functions", functions}};

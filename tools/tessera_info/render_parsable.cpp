@@ -76,6 +76,8 @@ void render_parsable(const Model &m, const Options &o)
     }
     if (!m.coverage.empty()) {
         const size_t implemented = implemented_count(m.coverage);
+        out("coverage:translator", m.coverage_translator);
+        out("coverage:runtime", m.coverage_runtime);
         out("coverage:implemented", std::to_string(implemented));
         out("coverage:missing", std::to_string(m.coverage.size() - implemented));
         out("coverage:total", std::to_string(m.coverage.size()));

@@ -74,12 +74,14 @@ void render_param(const mca::VarInfo &v)
 }
 
 /* Counts first (progress at a glance), then both lists wrapped under their label. */
-void render_coverage(const std::vector<ompi::FunctionCoverage> &coverage)
+void render_coverage(const Model &m)
 {
+    const std::vector<ompi::FunctionCoverage> &coverage = m.coverage;
     const size_t implemented = implemented_count(coverage);
     const size_t total = coverage.size();
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(implemented) / static_cast<double>(total));
+    line("Translator", m.coverage_translator + " (" + m.coverage_runtime + ")");
     line("MPI functions", std::to_string(total) + " in the MPI 5.0 ABI");
     line("Implemented", std::to_string(implemented) + " (" + percent + ")");
     line("Missing", std::to_string(total - implemented));
@@ -130,7 +132,7 @@ void render_text(const Model &m, const Options &o)
         line("Selected " + s.framework, s.ok ? (chosen.empty() ? "(none)" : chosen) : "FAILED: " + s.error);
     }
     if (!m.coverage.empty()) {
-        render_coverage(m.coverage);
+        render_coverage(m);
     }
     if (o.show_failed) {
         if (m.failed.empty()) {

@@ -16,6 +16,9 @@ namespace {
 
 constexpr int kPriority = 10;
 
+/* The module handed out by query; the launcher behind it lives until close. */
+constinit plm::LauncherModule module(&mca_plm_fork_component);
+
 int register_params(const mca_base_component_t *)
 {
     int rc = mca_var_register("plm", "fork", "kill_grace",
@@ -43,19 +46,13 @@ int open_component()
 
 int close_component()
 {
-    module_stop();
+    module.close();
     return TESSERA_SUCCESS;
 }
 
 int query(void **out_module, int *priority)
 {
-    int rc = module_start();
-    if (rc != TESSERA_SUCCESS) {
-        return rc;
-    }
-    *out_module = &module;
-    *priority = kPriority;
-    return TESSERA_SUCCESS;
+    return module.query([] { return make_launcher(kill_grace); }, kPriority, out_module, priority);
 }
 
 } // namespace

@@ -44,13 +44,6 @@ struct Settings {
     double kill_grace = 1.0;
 };
 
-/* The module handed out by query; its module_state is the Launcher while the component is open. */
-extern mca_plm_base_module_t module;
-
-/* Creates the launcher behind `module` (query) and destroys it, terminating its children (close). */
-int module_start(const Settings &settings);
-void module_stop();
-
 } // namespace tessera::orte::plm_ssh
 
 #endif

@@ -1,10 +1,12 @@
 /* plm ssh: registration, open and query. Its priority is below fork's, so that a job on this host
  * alone is started by fork; mpirun picks ssh by name when some host is another machine. */
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "components/plm/ssh/plm_ssh.h"
 #include "components/plm/ssh/plm_ssh_agent_command.h"
+#include "components/plm/ssh/plm_ssh_launcher.h"
 #include "mca/report.h"
 #include "mca/var.h"
 #include "mca/var_store.h"
@@ -23,6 +25,8 @@ namespace {
 constexpr int kPriority = 5;
 
 Settings settings;
+/* The module handed out by query; the Launcher behind it lives until close. */
+constinit plm::LauncherModule module(&mca_plm_ssh_component);
 
 std::string source_of(const char *name)
 {
@@ -98,19 +102,13 @@ int open_component()
 
 int close_component()
 {
-    module_stop();
+    module.close();
     return TESSERA_SUCCESS;
 }
 
 int query(void **out_module, int *priority)
 {
-    int rc = module_start(settings);
-    if (rc != TESSERA_SUCCESS) {
-        return rc;
-    }
-    *out_module = &module;
-    *priority = kPriority;
-    return TESSERA_SUCCESS;
+    return module.query([] { return std::make_unique<Launcher>(settings); }, kPriority, out_module, priority);
 }
 
 } // namespace

@@ -6,22 +6,18 @@
 #include "components/plm/ssh/plm_ssh.h"
 #include "components/plm/ssh/plm_ssh_relay.h"
 #include "frameworks/plm/base/plm_base_children.h"
+#include "frameworks/plm/base/plm_base_launcher.h"
 
 namespace tessera::orte::plm_ssh {
 
-class Launcher {
+class Launcher final : public plm::Launcher {
 public:
     explicit Launcher(Settings settings) : settings_(std::move(settings)), children_(settings_.kill_grace) {}
-    Launcher(const Launcher &) = delete;
-    Launcher &operator=(const Launcher &) = delete;
 
-    int spawn(const mca_plm_base_proc_spec_t &spec, mca_plm_base_child_t *child);
-    int wait(double timeout, mca_plm_base_exit_t *exit) { return children_.wait(timeout, exit); }
-    int signal(int64_t id, int sig) { return children_.signal(id, sig); }
-    int terminate_all() { return children_.terminate_all(); }
+    int spawn(const mca_plm_base_proc_spec_t &spec, mca_plm_base_child_t *child) override;
+    plm::ChildTable &children() override { return children_; }
 
 private:
-    int spawn_local(const mca_plm_base_proc_spec_t &spec, mca_plm_base_child_t *child);
     /* plm_ssh_remote_spawn.cpp */
     int spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_child_t *child);
 

@@ -9,32 +9,12 @@
 #include <chrono>
 #include <system_error>
 
+#include "frameworks/plm/base/plm_base_output.h"
+
 namespace tessera::orte::plm_ssh {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/* Blocking semantics on a descriptor that may be non-blocking: the caller's stdout can be anything. */
-bool write_all(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0 && errno == EAGAIN) {
-            pollfd p{fd, POLLOUT, 0};
-            poll(&p, 1, 100);
-            continue;
-        }
-        if (n <= 0) {
-            return false;
-        }
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
-}
 
 } // namespace
 
@@ -130,7 +110,7 @@ void OutputRelay::run()
             auto &[from, to] = streams[i - 1];
             ssize_t n = read(from, buf, sizeof buf);
             if (n > 0) {
-                write_all(to, buf, static_cast<size_t>(n));
+                plm::write_all(to, buf, static_cast<size_t>(n));
             } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
                 close(from);
                 from = -1;

@@ -48,7 +48,7 @@ typedef struct mca_btl_base_peer {
  * them, highest exclusivity first. Call once after tessera::mca::framework_open; the framework's
  * close releases everything. TESSERA_ERR_EXISTS when already selected.
  */
-int mca_btl_base_select(bool enable_progress_threads, bool enable_mpi_threads);
+int tessera_btl_base_select(bool enable_progress_threads, bool enable_mpi_threads);
 
 size_t mca_btl_base_module_count(void);
 mca_btl_base_module_t *mca_btl_base_module_at(size_t index); /* NULL past the end */

@@ -32,7 +32,7 @@ void release_modules()
 
 using namespace tessera::ompi::btl_base;
 
-int mca_btl_base_select(bool enable_progress_threads, bool enable_mpi_threads)
+int tessera_btl_base_select(bool enable_progress_threads, bool enable_mpi_threads)
 {
     if (selected) {
         return TESSERA_ERR_EXISTS;

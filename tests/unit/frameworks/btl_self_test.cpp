@@ -51,7 +51,7 @@ protected:
         tessera::mca::set_command_line("btl", "self");
         ASSERT_EQ(tessera::mca::framework_register(&mca_btl_base_framework), TESSERA_SUCCESS);
         ASSERT_EQ(tessera::mca::framework_open(&mca_btl_base_framework), TESSERA_SUCCESS);
-        ASSERT_EQ(mca_btl_base_select(false, false), TESSERA_SUCCESS);
+        ASSERT_EQ(tessera_btl_base_select(false, false), TESSERA_SUCCESS);
     }
     static void TearDownTestSuite() { tessera::mca::framework_close(&mca_btl_base_framework); }
 
@@ -89,7 +89,7 @@ TEST_F(BtlSelf, SelfIsTheOnlyModuleAndTheMostExclusive)
     EXPECT_EQ(reinterpret_cast<const mca_base_component_t *>(m->btl_component)->mca_component_name,
               std::string("self"));
     EXPECT_EQ(mca_btl_base_module_at(1), nullptr);
-    EXPECT_EQ(mca_btl_base_select(false, false), TESSERA_ERR_EXISTS);
+    EXPECT_EQ(tessera_btl_base_select(false, false), TESSERA_ERR_EXISTS);
 }
 
 TEST_F(BtlSelf, DeliversHeaderAndPayloadByteForByte)

@@ -1,13 +1,18 @@
-/* The generated bindings as a program sees them: the first call bootstraps the table, once; with an
- * empty slot a function answers MPI_ERR_UNSUPPORTED_OPERATION, names itself and raises on the object
- * its errh= names; a filled slot is called with the arguments given, after the argument checks the
- * kinds imply; MPI_x is a weak alias of PMPI_x, so a tool's own MPI_x wins and still reaches the
- * library through PMPI_x; the slot list counts what an engine provides. The library's entry points
- * are replaced by recorders here (libmpi defines the real ones). */
+/* The generated bindings as a program sees them: the first call bootstraps the table, once; the stub
+ * of a function nobody provides answers MPI_ERR_UNSUPPORTED_OPERATION, names itself and raises on the
+ * object its errh= names; a filled slot is called with the arguments given; the native engine's
+ * argument checks are in the checked wrappers that tessera_mpi_install_checked puts in front of an
+ * implementation, never in the binding itself (a runtime translator's entries are not checked);
+ * inside the runtime (re-entrancy depth set) a binding calls the direct table with the arguments
+ * untouched; MPI_x is a weak alias of PMPI_x, so a tool's own MPI_x wins and still reaches the library
+ * through PMPI_x; the slot list counts what an engine provides. The library's entry points are
+ * replaced by recorders here (libmpi defines the real ones, and the depth). */
 #include "tessera_mpi_dispatch.h"
 
 #include <stdio.h>
 #include <string.h>
+
+__thread int tessera_translator_depth __attribute__((tls_model("initial-exec")));
 
 static int bootstraps;
 static const char *last_unsupported = "";
@@ -19,6 +24,7 @@ static const char *last_detail = "";
 void tessera_mpi_bootstrap(void)
 {
     ++bootstraps;
+    tessera_mpi_dispatch = tessera_mpi_unsupported_stubs;
     __atomic_store_n(&tessera_mpi_dispatch_ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -65,6 +71,28 @@ static int fake_send(const void *buf, int count, MPI_Datatype datatype, int dest
     return MPI_SUCCESS;
 }
 
+static int unchecked_sends;
+
+/* A runtime translator's entry: gets the arguments as given, checked or not. */
+static int runtime_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    (void)buf, (void)count, (void)datatype, (void)dest, (void)tag, (void)comm;
+    ++unchecked_sends;
+    return MPI_SUCCESS;
+}
+
+static MPI_Comm direct_comm;
+static int direct_calls;
+
+/* The runtime's own function, reached when the runtime calls MPI_Comm_rank itself. */
+static int direct_comm_rank(MPI_Comm comm, int *rank)
+{
+    direct_comm = comm;
+    ++direct_calls;
+    *rank = 42;
+    return MPI_SUCCESS;
+}
+
 static int tool_barriers;
 
 /* A profiling tool's wrapper, linked into the program. */
@@ -108,7 +136,18 @@ int main(void)
                last_kind == TESSERA_MPI_OBJ_FILE && last_object == (const void *)MPI_FILE_NULL,
            "MPI_File_open raises on MPI_FILE_NULL");
 
-    tessera_mpi_dispatch.Comm_rank = fake_comm_rank;
+    {
+        /* The native translator: implementations behind their checks. */
+        tessera_mpi_dispatch_t native;
+        memset(&native, 0, sizeof native);
+        native.Comm_rank = fake_comm_rank;
+        native.Send = fake_send;
+        tessera_mpi_install_checked(&tessera_mpi_dispatch, &native);
+        expect(tessera_mpi_dispatch.Comm_rank != fake_comm_rank && tessera_mpi_dispatch.Comm_rank != NULL,
+               "a function with checks gets its checked wrapper");
+        expect(tessera_mpi_dispatch.Barrier == tessera_mpi_unsupported_stubs.Barrier,
+               "an entry the engine lacks keeps its stub");
+    }
     expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3,
            "MPI_Comm_rank reaches the engine through the table");
     rank = -1;
@@ -121,12 +160,42 @@ int main(void)
     expect(MPI_Comm_rank(bogus, &rank) == MPI_ERR_COMM && last_object == (const void *)bogus,
            "an unknown communicator is MPI_ERR_COMM, raised on it");
 
-    tessera_mpi_dispatch.Send = fake_send;
     expect(MPI_Send(NULL, -1, MPI_INT, 0, 0, MPI_COMM_WORLD) == MPI_ERR_COUNT, "a negative count is MPI_ERR_COUNT");
     expect(MPI_Send(NULL, 0, MPI_INT, 0, -5, MPI_COMM_WORLD) == MPI_ERR_TAG, "a negative tag is MPI_ERR_TAG");
     expect(MPI_Send(NULL, 0, MPI_INT, 0, 5, MPI_COMM_WORLD) == MPI_SUCCESS && sends == 1,
            "a correct call passes the checks");
     expect(sends == 1, "a call that fails a check never reaches the engine");
+
+    {
+        /* A runtime translator's entry: the binding itself checks nothing. */
+        int (*saved)(const void *, int, MPI_Datatype, int, int, MPI_Comm) = tessera_mpi_dispatch.Send;
+        tessera_mpi_dispatch.Send = runtime_send;
+        expect(MPI_Send(NULL, -1, MPI_INT, 0, -5, bogus) == MPI_SUCCESS && unchecked_sends == 1,
+               "the binding has no argument checks of its own");
+        tessera_mpi_dispatch.Send = saved;
+    }
+
+    /* Re-entrancy: inside the runtime, arguments go untouched to the direct table. */
+    tessera_mpi_direct.Comm_rank = direct_comm_rank;
+    tessera_translator_enter();
+    expect(tessera_translator_inside(), "enter sets the depth");
+    rank = -1;
+    expect(MPI_Comm_rank(bogus, &rank) == MPI_SUCCESS && rank == 42 && direct_calls == 1 && direct_comm == bogus,
+           "inside the runtime a binding calls the direct entry with its arguments");
+    expect(MPI_Send(NULL, 0, MPI_INT, 0, 0, bogus) == MPI_ERR_UNSUPPORTED_OPERATION && sends == 1 &&
+               last_kind == TESSERA_MPI_OBJ_NONE && strcmp(last_unsupported, "MPI_Send") == 0,
+           "inside the runtime a function it lacks is unsupported, raised on no object of ours");
+    {
+        int saved = tessera_translator_suspend();
+        expect(!tessera_translator_inside() && saved == 1, "a trampoline suspends the depth");
+        expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3 && direct_calls == 1,
+               "an application callback's call goes through the table");
+        tessera_translator_resume(saved);
+    }
+    expect(tessera_translator_inside(), "resume restores the depth");
+    tessera_translator_leave();
+    expect(!tessera_translator_inside(), "leave clears the depth");
+    tessera_mpi_direct.Comm_rank = NULL;
 
     expect(MPI_Barrier(MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION && tool_barriers == 1,
            "a tool's MPI_Barrier replaces the weak one and reaches PMPI_Barrier");

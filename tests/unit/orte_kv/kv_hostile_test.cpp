@@ -69,33 +69,22 @@ TEST(KvHostile, JobCompletesWhileStrangersAreRejected)
     // The real job: ranks 0-2 put and wait in the fence; rank 3 holds back until the attack is over.
     std::promise<void> release;
     std::shared_future<void> released = release.get_future().share();
-    std::vector<std::string> failures(4);
-    std::vector<std::thread> ranks;
-    for (int r = 0; r < 4; ++r) {
-        ranks.emplace_back([&, r] {
-            std::string error;
-            auto client = KvClient::connect(st.uri(), key, r, &error, 10.0);
-            if (!client) {
-                failures[r] = "connect: " + error;
-                return;
+    kvtest::RankThreads ranks(st.uri(), key, 4, [released](int r, KvClient &client) -> std::string {
+        std::string card = "card of " + std::to_string(r) + std::string(3, '\0');
+        client.put("card", bytes_of(card));
+        if (r == 3) {
+            released.wait();
+        }
+        if (client.fence() != TESSERA_SUCCESS) {
+            return "fence";
+        }
+        for (int p = 0; p < 4; ++p) {
+            if (client.get(p, "card") != bytes_of("card of " + std::to_string(p) + std::string(3, '\0'))) {
+                return "card of " + std::to_string(p);
             }
-            std::string card = "card of " + std::to_string(r) + std::string(3, '\0');
-            client->put("card", bytes_of(card));
-            if (r == 3) {
-                released.wait();
-            }
-            if (client->fence() != TESSERA_SUCCESS) {
-                failures[r] = "fence";
-                return;
-            }
-            for (int p = 0; p < 4; ++p) {
-                if (client->get(p, "card") != bytes_of("card of " + std::to_string(p) + std::string(3, '\0'))) {
-                    failures[r] = "card of " + std::to_string(p);
-                    return;
-                }
-            }
-        });
-    }
+        }
+        return "";
+    });
     ASSERT_TRUE(st.wait_until([&] { return st.server_locked().connected_ranks() == 4; }));
 
     std::map<std::string, std::string> expected; // peer -> fragment of the reason
@@ -162,9 +151,7 @@ TEST(KvHostile, JobCompletesWhileStrangersAreRejected)
     st.with_server([](KvServer &s) { EXPECT_EQ(s.connected_ranks(), 4); });
 
     release.set_value();
-    for (auto &t : ranks) {
-        t.join();
-    }
+    std::vector<std::string> failures = ranks.join();
     for (int r = 0; r < 4; ++r) {
         EXPECT_EQ(failures[r], "") << "rank " << r;
     }

@@ -47,68 +47,50 @@ TEST(KvServer, FourRanksFenceTwiceAndSeeEveryCard)
     const std::string key = tessera::orte::generate_job_key();
     ServerThread st(options_for(4, key));
     ASSERT_TRUE(st.ok());
-    std::vector<std::string> failures(4);
-    std::vector<std::thread> ranks;
-    for (int r = 0; r < 4; ++r) {
-        ranks.emplace_back([&, r] {
-            std::string error;
-            auto client = KvClient::connect(st.uri(), key, r, &error, 10.0);
-            if (!client) {
-                failures[r] = "connect: " + error;
-                return;
+    kvtest::RankThreads ranks(st.uri(), key, 4, [](int r, KvClient &client) -> std::string {
+        // Before any fence nothing is visible, not even this rank's own puts.
+        if (client.put("card", bytes_of(card(r, 1))) != TESSERA_SUCCESS ||
+            client.put("empty", {}) != TESSERA_SUCCESS || client.get(r, "card")) {
+            return "put before the first fence";
+        }
+        if (client.fence() != TESSERA_SUCCESS) {
+            return "first fence";
+        }
+        for (int p = 0; p < 4; ++p) {
+            auto v = client.get(p, "card");
+            auto e = client.get(p, "empty");
+            if (!v || *v != bytes_of(card(p, 1)) || !e || !e->empty()) {
+                return "wrong card of rank " + std::to_string(p) + " after the first fence";
             }
-            // Before any fence nothing is visible, not even this rank's own puts.
-            if (client->put("card", bytes_of(card(r, 1))) != TESSERA_SUCCESS ||
-                client->put("empty", {}) != TESSERA_SUCCESS || client->get(r, "card")) {
-                failures[r] = "put before the first fence";
-                return;
+        }
+        // Second epoch: a new key, and "card" overwritten by the even ranks only.
+        client.put("second", bytes_of(card(r, 2)));
+        if (r % 2 == 0) {
+            client.put("card", bytes_of(card(r, 3)));
+        }
+        if (client.fence() != TESSERA_SUCCESS) {
+            return "second fence";
+        }
+        for (int p = 0; p < 4; ++p) {
+            auto c = client.get(p, "card");
+            auto s = client.get(p, "second");
+            if (!c || *c != bytes_of(card(p, p % 2 == 0 ? 3 : 1)) || !s || *s != bytes_of(card(p, 2))) {
+                return "wrong card of rank " + std::to_string(p) + " after the second fence";
             }
-            if (client->fence() != TESSERA_SUCCESS) {
-                failures[r] = "first fence";
-                return;
-            }
-            for (int p = 0; p < 4; ++p) {
-                auto v = client->get(p, "card");
-                auto e = client->get(p, "empty");
-                if (!v || *v != bytes_of(card(p, 1)) || !e || !e->empty()) {
-                    failures[r] = "wrong card of rank " + std::to_string(p) + " after the first fence";
-                    return;
-                }
-            }
-            // Second epoch: a new key, and "card" overwritten by the even ranks only.
-            client->put("second", bytes_of(card(r, 2)));
-            if (r % 2 == 0) {
-                client->put("card", bytes_of(card(r, 3)));
-            }
-            if (client->fence() != TESSERA_SUCCESS) {
-                failures[r] = "second fence";
-                return;
-            }
-            for (int p = 0; p < 4; ++p) {
-                auto c = client->get(p, "card");
-                auto s = client->get(p, "second");
-                if (!c || *c != bytes_of(card(p, p % 2 == 0 ? 3 : 1)) || !s || *s != bytes_of(card(p, 2))) {
-                    failures[r] = "wrong card of rank " + std::to_string(p) + " after the second fence";
-                    return;
-                }
-            }
-            if (client->get(0, "missing") || client->get(4, "card") || client->get(-1, "card")) {
-                failures[r] = "a key nobody put was found";
-                return;
-            }
-            // A fence with no puts at all still completes.
-            if (client->fence() != TESSERA_SUCCESS || !client->get(3, "second")) {
-                failures[r] = "third (empty) fence";
-                return;
-            }
-            if (client->finalize() != TESSERA_SUCCESS) {
-                failures[r] = "finalize";
-            }
-        });
-    }
-    for (auto &t : ranks) {
-        t.join();
-    }
+        }
+        if (client.get(0, "missing") || client.get(4, "card") || client.get(-1, "card")) {
+            return "a key nobody put was found";
+        }
+        // A fence with no puts at all still completes.
+        if (client.fence() != TESSERA_SUCCESS || !client.get(3, "second")) {
+            return "third (empty) fence";
+        }
+        if (client.finalize() != TESSERA_SUCCESS) {
+            return "finalize";
+        }
+        return "";
+    });
+    std::vector<std::string> failures = ranks.join();
     for (int r = 0; r < 4; ++r) {
         EXPECT_EQ(failures[r], "") << "rank " << r;
     }

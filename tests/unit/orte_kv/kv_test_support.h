@@ -1,5 +1,6 @@
 // Test support for the wire-up service: a server driven the way mpirun drives it (poll fd(), then
-// progress()) on its own thread, the events it reported, and a raw TCP socket for hostile clients.
+// progress()) on its own thread, the events it reported, the ranks of a job as client threads, and a
+// raw TCP socket for hostile clients.
 #ifndef TESSERA_TESTS_ORTE_KV_SUPPORT_H
 #define TESSERA_TESTS_ORTE_KV_SUPPORT_H
 
@@ -20,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "orte/kv/kv_client.h"
 #include "orte/kv/kv_protocol.h"
 #include "orte/kv/kv_server.h"
 
@@ -128,6 +130,44 @@ private:
     std::vector<Rejection> rejected_;
     std::vector<AbortEvent> aborts_;
     std::vector<int> finalized_;
+};
+
+/* Ranks 0..nranks-1 of a job, each on a thread of its own with a client connected to the service (10 s
+ * timeout) and running `body`, which returns "" when the rank saw what it should, else what went wrong. */
+class RankThreads {
+public:
+    using Body = std::function<std::string(int rank, tessera::orte::KvClient &client)>;
+
+    RankThreads(const std::string &uri, const std::string &key, int nranks, const Body &body)
+        : failures_(static_cast<size_t>(nranks))
+    {
+        for (int r = 0; r < nranks; ++r) {
+            threads_.emplace_back([this, uri, key, body, r] {
+                std::string error;
+                auto client = tessera::orte::KvClient::connect(uri, key, r, &error, 10.0);
+                failures_[static_cast<size_t>(r)] = client ? body(r, *client) : "connect: " + error;
+            });
+        }
+    }
+    ~RankThreads() { join(); }
+    RankThreads(const RankThreads &) = delete;
+    RankThreads &operator=(const RankThreads &) = delete;
+
+    /* Waits for every rank; returns what each one reported, by rank ("connect: <error>" when it could
+     * not connect). */
+    std::vector<std::string> join()
+    {
+        for (auto &t : threads_) {
+            if (t.joinable()) {
+                t.join();
+            }
+        }
+        return failures_;
+    }
+
+private:
+    std::vector<std::string> failures_; /* before the threads, which write it */
+    std::vector<std::thread> threads_;
 };
 
 /* A plain TCP connection to the service, for speaking (or not) the protocol by hand. */

@@ -12,13 +12,13 @@
 #include <chrono>
 #include <climits>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "frameworks/plm/base/plm_base_agent_protocol.h"
 #include "mca/constants.h"
+#include "tests/support/process_gone.h"
 
 #ifndef TESSERA_LAUNCH_AGENT_PATH
 #error "TESSERA_LAUNCH_AGENT_PATH must name the built tessera_launch_agent"
@@ -28,6 +28,7 @@ namespace {
 
 namespace agent = tessera::orte::plm::agent;
 using Clock = std::chrono::steady_clock;
+using testsupport::gone_within;
 
 // One agent process with pipes on its three standard streams.
 class AgentRun {
@@ -158,30 +159,6 @@ long started_pid(const std::string &line)
         return -1;
     }
     return status->pid;
-}
-
-bool process_gone(pid_t pid)
-{
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    if (!stat) {
-        return true;
-    }
-    std::string line;
-    std::getline(stat, line);
-    size_t paren = line.rfind(')');
-    return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z';
-}
-
-bool gone_within(pid_t pid, double seconds)
-{
-    auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-    while (!process_gone(pid)) {
-        if (Clock::now() > deadline) {
-            return false;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return true;
 }
 
 TEST(LaunchAgent, RunsTheProgramWithEnvironmentAndDirectoryAndRelaysItsExit)

@@ -12,20 +12,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <climits>
-#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "frameworks/plm/base/base.h"
-#include "mca/report.h"
-#include "mca/var_store.h"
+#include "tests/support/plm_launcher_test.h"
+#include "tests/support/process_gone.h"
 
 #ifndef TESSERA_FAKE_SSH
 #error "TESSERA_FAKE_SSH must name fake_ssh.sh"
@@ -34,132 +30,19 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-mca_plm_base_module_t *plm = nullptr;
-const mca_plm_base_component_t *plm_component = nullptr;
+using testsupport::gone_within;
 
 constexpr const char *kRemote = "127.0.0.2";
 
-class PlmSsh : public ::testing::Test {
+class PlmSsh : public testsupport::PlmLauncherTest {
 protected:
     static void SetUpTestSuite()
     {
-        tessera::mca::set_command_line("plm", "ssh");
-        tessera::mca::set_command_line("plm_ssh_agent", TESSERA_FAKE_SSH " -o BatchMode=yes");
-        tessera::mca::set_command_line("plm_ssh_kill_grace", "1.0");
-        ASSERT_EQ(tessera::mca::framework_register(&mca_plm_base_framework), TESSERA_SUCCESS);
-        ASSERT_EQ(tessera::mca::framework_open(&mca_plm_base_framework), TESSERA_SUCCESS);
-        ASSERT_EQ(tessera::orte::plm::select_module(&plm, &plm_component), TESSERA_SUCCESS);
-    }
-    static void TearDownTestSuite() { tessera::mca::framework_close(&mca_plm_base_framework); }
-
-    void SetUp() override
-    {
-        ASSERT_NE(plm, nullptr);
-        tessera::mca::report_clear();
-    }
-    // Every test leaves no child behind: whatever is left is torn down and reported.
-    void TearDown() override
-    {
-        plm->plm_terminate_all(plm);
-        mca_plm_base_exit_t e;
-        while (plm->plm_wait(plm, 0, &e) == TESSERA_SUCCESS) {
-        }
-    }
-
-    static mca_plm_base_child_t spawn(const char *host, std::vector<const char *> argv, uint32_t flags = 0,
-                                      std::vector<const char *> env = {}, const char *dir = nullptr,
-                                      int expect = TESSERA_SUCCESS)
-    {
-        argv.push_back(nullptr);
-        if (!env.empty()) {
-            env.push_back(nullptr);
-        }
-        mca_plm_base_proc_spec_t spec{};
-        spec.host = host;
-        spec.argv = argv.data();
-        spec.env = env.empty() ? nullptr : env.data();
-        spec.working_dir = dir;
-        spec.flags = flags;
-        mca_plm_base_child_t child{};
-        child.stdout_fd = child.stderr_fd = child.exit_fd = -1;
-        EXPECT_EQ(plm->plm_spawn(plm, &spec, &child), expect) << argv[0] << " on " << (host ? host : "(null)");
-        return child;
-    }
-
-    static mca_plm_base_exit_t wait_exit(double timeout = 10)
-    {
-        mca_plm_base_exit_t e{};
-        EXPECT_EQ(plm->plm_wait(plm, timeout, &e), TESSERA_SUCCESS);
-        return e;
-    }
-
-    // Reads a non-blocking pipe to end-of-file (or `max_lines` lines), then closes it if done.
-    static std::string read_all(int fd, int max_lines = -1, double timeout = 10)
-    {
-        std::string text;
-        const auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
-        for (;;) {
-            if (max_lines >= 0 && std::count(text.begin(), text.end(), '\n') >= max_lines) {
-                return text;
-            }
-            char buf[512];
-            ssize_t n = read(fd, buf, sizeof buf);
-            if (n > 0) {
-                text.append(buf, static_cast<size_t>(n));
-                continue;
-            }
-            if (n == 0) {
-                close(fd);
-                return text;
-            }
-            if (errno != EAGAIN && errno != EINTR) {
-                ADD_FAILURE() << "read: " << strerror(errno);
-                return text;
-            }
-            if (Clock::now() > deadline) {
-                ADD_FAILURE() << "no end of output within " << timeout << " s; got: " << text;
-                return text;
-            }
-            pollfd p{fd, POLLIN, 0};
-            poll(&p, 1, 50);
-        }
-    }
-
-    static bool reported_error_contains(const std::string &needle)
-    {
-        for (const std::string &m : tessera::mca::reported(tessera::mca::Severity::Error)) {
-            if (m.find(needle) != std::string::npos) {
-                return true;
-            }
-        }
-        return false;
+        open_launcher({{"plm", "ssh"},
+                       {"plm_ssh_agent", TESSERA_FAKE_SSH " -o BatchMode=yes"},
+                       {"plm_ssh_kill_grace", "1.0"}});
     }
 };
-
-bool process_gone(pid_t pid)
-{
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    if (!stat) {
-        return true;
-    }
-    std::string line;
-    std::getline(stat, line);
-    size_t paren = line.rfind(')');
-    return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z';
-}
-
-bool gone_within(pid_t pid, double seconds)
-{
-    const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-    while (!process_gone(pid)) {
-        if (Clock::now() > deadline) {
-            return false;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return true;
-}
 
 // Every process's command line (what `ps -eo args` shows), NULs as spaces.
 std::vector<std::string> all_command_lines()
