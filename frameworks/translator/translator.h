@@ -37,7 +37,7 @@ typedef struct mca_translator_base_module mca_translator_base_module_t;
 /*
  * Fills table[0 .. entries-1]. `layout` identifies the table (the generator's hash of the API
  * description): a different one is refused with TESSERA_ERR_VERSION. An entry the runtime cannot
- * serve is left as the caller preset it (the stub that returns MPI_ERR_UNSUPPORTED_OPERATION naming
+ * serve is left as the caller preset it (the fallback that returns MPI_ERR_UNSUPPORTED_OPERATION naming
  * the function and the runtime). *filled receives how many entries the module set, for
  * `tessera_info --coverage`.
  */

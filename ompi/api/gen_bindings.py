@@ -4,12 +4,12 @@
 Outputs (into --outdir):
   tessera_mpi_dispatch.h  tessera_mpi_dispatch_t: one function pointer per MPI function, filled by the
                           selected translator (native engine, Open MPI, MPICH); the tables (dispatch,
-                          direct, stubs); the layout id (TESSERA_MPI_LAYOUT); the slot list used by
+                          direct, fallbacks); the layout id (TESSERA_MPI_LAYOUT); the slot list used by
                           `tessera_info --coverage`; the entry points of the library that the generated
                           code calls (bootstrap, error raising, handle validity).
   mpi_bindings.c          for every function, PMPI_x calls through the table, and MPI_x is a weak alias
                           of PMPI_x (the profiling interface: a tool's own MPI_x wins at link time); the
-                          stub of each function (what an entry no translator filled does).
+                          fallback of each function (what an entry no translator filled does).
   mpi_checked.c           the native engine's argument checks: for every function with checks, a
                           wrapper that checks and calls the native implementation;
                           tessera_mpi_install_checked() puts them (or the bare implementation) into a
@@ -23,7 +23,7 @@ What each PMPI_x does, in order (and nothing else, so that a translated call cos
      frameworks/translator/base/reentry.h) the call comes from the runtime itself and goes, arguments
      untouched, to the runtime's own function in tessera_mpi_direct;
   3. the call through the table.
-Every entry of the table is callable: the bootstrap presets each with its stub, which answers through
+Every entry of the table is callable: the bootstrap presets each with its fallback, which answers through
 tessera_mpi_unsupported("MPI_x", object kind, object): the library raises MPI_ERR_UNSUPPORTED_OPERATION
 on the error handler of the object named by errh=, naming the function and the runtime; functions
 without an error return give their neutral value, MPI_T functions (which never call error handlers)
@@ -41,6 +41,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
+from gen_common import write_atomically  # noqa: E402
 
 HEADER_GUARD = "TESSERA_MPI_DISPATCH_H_INCLUDED"
 
@@ -183,14 +184,14 @@ def gen_header(api: mpi_api.Api) -> str:
     for f in api.functions:
         o.append(f"    {f.ret} (*{slot(f)})({f.params()});")
     o += ["} tessera_mpi_dispatch_t;", "",
-          "/* The table every binding calls through: application-side arguments. Preset with the stubs by the",
+          "/* The table every binding calls through: application-side arguments. Preset with the fallbacks by the",
           " * bootstrap, then filled by the selected translator. */",
           "extern tessera_mpi_dispatch_t tessera_mpi_dispatch;", "",
           "/* The runtime's own functions, for calls made from inside the runtime (arguments untouched);",
           " * filled by a runtime translator, all NULL under the native engine. */",
           "extern tessera_mpi_dispatch_t tessera_mpi_direct;", "",
-          "/* Each function's stub: raises MPI_ERR_UNSUPPORTED_OPERATION through tessera_mpi_unsupported. */",
-          "extern const tessera_mpi_dispatch_t tessera_mpi_unsupported_stubs;", "",
+          "/* Each function's fallback: raises MPI_ERR_UNSUPPORTED_OPERATION through tessera_mpi_unsupported. */",
+          "extern const tessera_mpi_dispatch_t tessera_mpi_unsupported_fallbacks;", "",
           "/* Non-zero once the table is filled; read with acquire ordering by every binding. */",
           "extern int tessera_mpi_dispatch_ready;", "",
           "/* Defined by the library: fills the table (once, whichever thread comes first) and then sets",
@@ -222,7 +223,7 @@ def gen_header(api: mpi_api.Api) -> str:
           "    size_t offset;",
           "} tessera_mpi_slot_t;",
           f"extern const tessera_mpi_slot_t tessera_mpi_slots[TESSERA_MPI_FUNCTION_COUNT];", "",
-          "/* Whether slot i (an index into tessera_mpi_slots) of table t is filled: neither NULL nor the stub. */",
+          "/* Whether slot i (an index into tessera_mpi_slots) of table t is filled: neither NULL nor the fallback. */",
           "int tessera_mpi_slot_filled(const tessera_mpi_dispatch_t *t, size_t i);", "",
           "#if defined(__cplusplus)", "}", "#endif", "", f"#endif /* {HEADER_GUARD} */", ""]
     return "\n".join(o)
@@ -238,7 +239,7 @@ def c_string(s: str) -> str:
 
 
 def unused_args(f: mpi_api.Function) -> list[str]:
-    """Casts to void for the arguments a stub does not read (-Wunused-parameter)."""
+    """Casts to void for the arguments a fallback does not read (-Wunused-parameter)."""
     return [f"(void){a.name};" for a in f.args if not a.is_varargs]
 
 
@@ -256,22 +257,22 @@ def gen_source(api: mpi_api.Api) -> str:
           "int tessera_mpi_slot_filled(const tessera_mpi_dispatch_t *t, size_t i)",
           "{",
           "    static const unsigned char empty[sizeof(void (*)(void))];",
-          "    const unsigned char *entry, *stub;",
+          "    const unsigned char *entry, *fallback;",
           "    if (i >= TESSERA_MPI_FUNCTION_COUNT)",
           "        return 0;",
           "    entry = (const unsigned char *)t + tessera_mpi_slots[i].offset;",
-          "    stub = (const unsigned char *)&tessera_mpi_unsupported_stubs + tessera_mpi_slots[i].offset;",
-          "    return memcmp(entry, empty, sizeof empty) != 0 && memcmp(entry, stub, sizeof empty) != 0;",
+          "    fallback = (const unsigned char *)&tessera_mpi_unsupported_fallbacks + tessera_mpi_slots[i].offset;",
+          "    return memcmp(entry, empty, sizeof empty) != 0 && memcmp(entry, fallback, sizeof empty) != 0;",
           "}", "",
-          "/* The stubs: what a function does when the selected translator does not provide it. */"]
+          "/* The fallbacks: what a function does when the selected translator does not provide it. */"]
     for f in api.functions:
-        o.append(f"static {f.prototype('stub_' + slot(f))}")
+        o.append(f"static {f.prototype('fallback_' + slot(f))}")
         o.append("{")
         o += ["    " + line for line in unused_args(f)]
         o += ["    " + line for line in fallback(api, f)]
         o.append("}")
-    o += ["", "const tessera_mpi_dispatch_t tessera_mpi_unsupported_stubs = {"]
-    o += [f"    stub_{slot(f)}," for f in api.functions]
+    o += ["", "const tessera_mpi_dispatch_t tessera_mpi_unsupported_fallbacks = {"]
+    o += [f"    fallback_{slot(f)}," for f in api.functions]
     o += ["};", ""]
     for f in api.functions:
         o.append(f"{f.prototype(f.pname)}")
@@ -323,13 +324,6 @@ def gen_checked(api: mpi_api.Api) -> str:
         o.append("    }")
     o += ["}", ""]
     return "\n".join(o)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
 
 
 def main(argv=None) -> int:

@@ -43,6 +43,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
+from gen_common import write_atomically  # noqa: E402
 
 # ABI predefined handles are below this (the ABI chapter); application handles of runtime objects are not.
 PREDEFINED_LIMIT = 0x1000
@@ -1441,15 +1442,6 @@ def gen_api_decls(conv: Conversions, rt: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and path.read_text() == text:
-        return  # unchanged: no rebuild of what depends on it
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
 
 def main(argv=None) -> int:
     here = Path(__file__).resolve().parent

@@ -34,11 +34,11 @@ int raise_through_runtime(int kind, const void *object, const std::string &text)
 {
     const int code = MPI_ERR_UNSUPPORTED_OPERATION;
     const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;
-    const tessera_mpi_dispatch_t &stub = tessera_mpi_unsupported_stubs;
-    /* Without the runtime's three functions there is no handler to call (and calling a stub would
+    const tessera_mpi_dispatch_t &fallback = tessera_mpi_unsupported_fallbacks;
+    /* Without the runtime's three functions there is no handler to call (and calling a fallback would
      * come back here). */
-    if (kind != TESSERA_MPI_OBJ_COMM || object == nullptr || t.Comm_get_errhandler == stub.Comm_get_errhandler ||
-        t.Comm_call_errhandler == stub.Comm_call_errhandler || t.Errhandler_free == stub.Errhandler_free) {
+    if (kind != TESSERA_MPI_OBJ_COMM || object == nullptr || t.Comm_get_errhandler == fallback.Comm_get_errhandler ||
+        t.Comm_call_errhandler == fallback.Comm_call_errhandler || t.Errhandler_free == fallback.Errhandler_free) {
         tessera::mca::report(tessera::mca::Severity::Error, text);
         return code;
     }
@@ -62,14 +62,14 @@ extern "C" {
 
 /*
  * The first MPI call of the process (MPI_Init, or one allowed before it such as MPI_Get_version)
- * presets every entry with its stub and lets the selected translator fill the table (issue 4).
+ * presets every entry with its fallback and lets the selected translator fill the table (issue 4).
  * call_once makes a race between threads calling before MPI_Init harmless.
  */
 void tessera_mpi_bootstrap(void)
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        tessera_mpi_dispatch = tessera_mpi_unsupported_stubs;
+        tessera_mpi_dispatch = tessera_mpi_unsupported_fallbacks;
         translator_ready = tessera::ompi::bootstrap_translator(&tessera_mpi_dispatch, nullptr) == TESSERA_SUCCESS;
         __atomic_store_n(&tessera_mpi_dispatch_ready, 1, __ATOMIC_RELEASE);
     });

@@ -21,13 +21,13 @@ TranslatorCoverage translator_coverage()
         const mca_base_component_t &base = module->translator_component->base;
         c.component.assign(base.mca_component_name, strnlen(base.mca_component_name, sizeof base.mca_component_name));
     }
-    tessera_mpi_dispatch_t table = tessera_mpi_unsupported_stubs;
+    tessera_mpi_dispatch_t table = tessera_mpi_unsupported_fallbacks;
     size_t filled = 0;
     rc = module->translator_fill(module, TESSERA_MPI_LAYOUT, reinterpret_cast<mca_translator_base_fn_t *>(&table),
                                  TESSERA_MPI_FUNCTION_COUNT, &filled);
     if (rc != TESSERA_SUCCESS) {
         c.error = "translator " + c.component + " could not fill the table: " + tessera_strerror(rc);
-        table = tessera_mpi_unsupported_stubs;
+        table = tessera_mpi_unsupported_fallbacks;
     }
     /* After the fill: a module may describe its runtime only once it has loaded it. */
     c.runtime = module->translator_runtime != nullptr ? module->translator_runtime : c.component;

@@ -23,7 +23,7 @@ struct TranslatorCoverage {
 /*
  * Selects the translator through its framework exactly as the first MPI call of a process would (the
  * `translator` parameter, else the launcher in the environment, else native), lets the module fill a
- * table preset with the stubs, and lists which entries it set. The selection is released afterwards.
+ * table preset with the fallbacks, and lists which entries it set. The selection is released afterwards.
  * Parameter sources must be loaded (tools do it before opening frameworks).
  */
 TranslatorCoverage translator_coverage();

@@ -49,8 +49,8 @@ int bootstrap_translator(tessera_mpi_dispatch_t *table, size_t *filled)
     rc = module->translator_fill(module, TESSERA_MPI_LAYOUT, reinterpret_cast<mca_translator_base_fn_t *>(table),
                                  TESSERA_MPI_FUNCTION_COUNT, &count);
     if (rc != TESSERA_SUCCESS) {
-        /* A half-filled table would mix runtimes; the stubs at least say what is wrong. */
-        *table = tessera_mpi_unsupported_stubs;
+        /* A half-filled table would mix runtimes; the fallbacks at least say what is wrong. */
+        *table = tessera_mpi_unsupported_fallbacks;
         mca::report(mca::Severity::Error, std::string("translator: ") + mca_translator_base_runtime_name() +
                                               " could not fill the MPI dispatch table: " + tessera_strerror(rc));
         return rc;

@@ -19,7 +19,7 @@
  *   mca_translator_base_decline(component, reason): records why query returns TESSERA_ERR_NOT_AVAILABLE;
  *     the selection reports it when the user named the component (--mca translator ompi).
  *   mca_translator_base_launcher(): which launcher started the process (environment only).
- * The dispatch table entries a component does not fill keep the stub the caller preset: it raises
+ * The dispatch table entries a component does not fill keep the fallback the caller preset: it raises
  * MPI_ERR_UNSUPPORTED_OPERATION naming the function and the selected module's translator_runtime.
  */
 #ifndef TESSERA_FRAMEWORKS_TRANSLATOR_BASE_BASE_H

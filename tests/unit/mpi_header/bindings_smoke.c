@@ -1,4 +1,4 @@
-/* The generated bindings as a program sees them: the first call bootstraps the table, once; the stub
+/* The generated bindings as a program sees them: the first call bootstraps the table, once; the fallback
  * of a function nobody provides answers MPI_ERR_UNSUPPORTED_OPERATION, names itself and raises on the
  * object its errh= names; a filled slot is called with the arguments given; the native engine's
  * argument checks are in the checked wrappers that tessera_mpi_install_checked puts in front of an
@@ -24,7 +24,7 @@ static const char *last_detail = "";
 void tessera_mpi_bootstrap(void)
 {
     ++bootstraps;
-    tessera_mpi_dispatch = tessera_mpi_unsupported_stubs;
+    tessera_mpi_dispatch = tessera_mpi_unsupported_fallbacks;
     __atomic_store_n(&tessera_mpi_dispatch_ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -145,8 +145,8 @@ int main(void)
         tessera_mpi_install_checked(&tessera_mpi_dispatch, &native);
         expect(tessera_mpi_dispatch.Comm_rank != fake_comm_rank && tessera_mpi_dispatch.Comm_rank != NULL,
                "a function with checks gets its checked wrapper");
-        expect(tessera_mpi_dispatch.Barrier == tessera_mpi_unsupported_stubs.Barrier,
-               "an entry the engine lacks keeps its stub");
+        expect(tessera_mpi_dispatch.Barrier == tessera_mpi_unsupported_fallbacks.Barrier,
+               "an entry the engine lacks keeps its fallback");
     }
     expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3,
            "MPI_Comm_rank reaches the engine through the table");

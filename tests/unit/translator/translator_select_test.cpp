@@ -195,14 +195,14 @@ TEST_F(TranslatorSelect, ARuntimeTranslatorRefusesAnotherLayout)
     tessera::mca::set_command_line("translator", "fakert");
     mca_translator_base_module_t *m = nullptr;
     ASSERT_EQ(mca_translator_base_select(&m), TESSERA_SUCCESS);
-    tessera_mpi_dispatch_t table = tessera_mpi_unsupported_stubs;
+    tessera_mpi_dispatch_t table = tessera_mpi_unsupported_fallbacks;
     size_t filled = 99;
     tessera::mca::report_set_print(false);
     EXPECT_EQ(m->translator_fill(m, "tessera-mpi-abi-table/1/x", reinterpret_cast<mca_translator_base_fn_t *>(&table),
                                  TESSERA_MPI_FUNCTION_COUNT, &filled),
               TESSERA_ERR_VERSION);
     tessera::mca::report_set_print(true);
-    EXPECT_EQ(table.Get_version, tessera_mpi_unsupported_stubs.Get_version) << "nothing filled";
+    EXPECT_EQ(table.Get_version, tessera_mpi_unsupported_fallbacks.Get_version) << "nothing filled";
 }
 
 TEST_F(TranslatorSelect, DirectTableHasTheDispatchLayout)
@@ -217,7 +217,7 @@ TEST_F(TranslatorSelect, NativeFillsWhatItImplementsBehindChecks)
 {
     mca_translator_base_module_t *m = nullptr;
     ASSERT_EQ(mca_translator_base_select(&m), TESSERA_SUCCESS);
-    tessera_mpi_dispatch_t table = tessera_mpi_unsupported_stubs;
+    tessera_mpi_dispatch_t table = tessera_mpi_unsupported_fallbacks;
     size_t filled = 0;
     ASSERT_EQ(m->translator_fill(m, TESSERA_MPI_LAYOUT, reinterpret_cast<mca_translator_base_fn_t *>(&table),
                                  TESSERA_MPI_FUNCTION_COUNT, &filled),
@@ -228,8 +228,8 @@ TEST_F(TranslatorSelect, NativeFillsWhatItImplementsBehindChecks)
     }
     EXPECT_EQ(filled, counted);
     EXPECT_GE(filled, 21u);
-    EXPECT_NE(table.Comm_rank, tessera_mpi_unsupported_stubs.Comm_rank);
-    EXPECT_EQ(table.Send, tessera_mpi_unsupported_stubs.Send) << "not implemented yet: keeps its stub";
+    EXPECT_NE(table.Comm_rank, tessera_mpi_unsupported_fallbacks.Comm_rank);
+    EXPECT_EQ(table.Send, tessera_mpi_unsupported_fallbacks.Send) << "not implemented yet: keeps its fallback";
     size_t entries = 0;
     mca_translator_base_fn_t *direct = mca_translator_base_direct_table(&entries);
     for (size_t i = 0; i < entries; ++i) {

@@ -1,13 +1,17 @@
 /*
- * translator ompi: an application built against Tessera's mpi.h (the MPI 5.0 ABI) runs over Open MPI 4.1.
+ * A runtime translator component: an application built against Tessera's mpi.h (the MPI 5.0 ABI) runs
+ * over another MPI library. One source serves every runtime (ompi, mpich): it is compiled into each
+ * component with the runtime's facts given as definitions by tessera_add_runtime_translator()
+ * (runtime/TranslatorRuntime.cmake): TRANSLATOR_RT (the component name as a token), TRANSLATOR_RT_DISPLAY,
+ * TRANSLATOR_RT_LIBRARY, TRANSLATOR_RT_LIBRARY_HELP, TRANSLATOR_RT_LAUNCHER and TRANSLATOR_RT_FACTS.
  * Registration, query (issue 4, design decision 1), and the fill of the dispatch table with the thunks
- * generated from the API description and Open MPI's own mpi.h (translator_ompi_thunks.cpp).
+ * generated from the API description and the runtime's own mpi.h (translator_<rt>_thunks.cpp).
  *
  * The library is dlopen'ed RTLD_NOW | RTLD_LOCAL and reached only through dlsym (decision 2): this DSO
- * has no undefined reference to Open MPI. Loading it has a price (its constructors, its dependencies),
- * so query loads it only when the process was started by Open MPI's launcher; otherwise the component
- * answers with priority 0 after checking that the file is there, and loads it in fill, which only
- * happens when the `translator` parameter names it.
+ * has no undefined reference to the runtime. Loading it has a price (its constructors, its
+ * dependencies), so query loads it only when the process was started by the runtime's own launcher;
+ * otherwise the component answers with priority 0 after checking that the file is there, and loads it
+ * in fill, which only happens when the `translator` parameter names it.
  */
 #include <dlfcn.h>
 #include <unistd.h>
@@ -17,29 +21,34 @@
 #include "frameworks/translator/base/base.h"
 #include "mca/report.h"
 #include "mca/var.h"
-#include "translator_ompi_facts.h"
+#include TRANSLATOR_RT_FACTS
 
-extern "C" __attribute__((visibility("default"))) mca_translator_base_component_t mca_translator_ompi_component;
+#define TRANSLATOR_CAT2(a, b) a##b
+#define TRANSLATOR_CAT(a, b) TRANSLATOR_CAT2(a, b)
+#define TRANSLATOR_STR2(a) #a
+#define TRANSLATOR_STR(a) TRANSLATOR_STR2(a)
+#define TRANSLATOR_COMPONENT TRANSLATOR_CAT(TRANSLATOR_CAT(mca_translator_, TRANSLATOR_RT), _component)
 
-namespace tessera::ompi::translator_ompi {
+extern "C" __attribute__((visibility("default"))) mca_translator_base_component_t TRANSLATOR_COMPONENT;
+
+namespace tessera::ompi::TRANSLATOR_CAT(translator_, TRANSLATOR_RT) {
 namespace {
 
-constexpr const char *kName = "ompi";
+constexpr const char *kName = TRANSLATOR_STR(TRANSLATOR_RT);
 constexpr int kPriorityUnderLauncher = 100;
 
-const char *library_path = "/usr/lib/x86_64-linux-gnu/libmpi.so.40";
+const char *library_path = TRANSLATOR_RT_LIBRARY;
 int stack_array_limit = 256;
 
-void *library = nullptr;         /* never closed: Open MPI's threads and atexit handlers outlive MPI_Finalize */
+void *library = nullptr;         /* never closed: a runtime's threads and atexit handlers outlive MPI_Finalize */
 std::string runtime_description; /* "Open MPI v4.1.4, ... (libmpi.so.40)" */
 
 int register_params(const mca_base_component_t *)
 {
-    library_path = "/usr/lib/x86_64-linux-gnu/libmpi.so.40";
+    library_path = TRANSLATOR_RT_LIBRARY;
     stack_array_limit = 256;
     int rc = mca_var_register("translator", kName, "library",
-                              "Open MPI's C library (4.1, libmpi.so.40), dlopen'ed when this translator serves "
-                              "the process",
+                              TRANSLATOR_RT_LIBRARY_HELP,
                               MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_3, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
                               &library_path);
     if (rc < 0) {
@@ -76,7 +85,7 @@ std::string describe_runtime()
     while (!line.empty() && line.back() == ' ') {
         line.pop_back();
     }
-    return (line.empty() ? std::string("Open MPI") : line) + " (" + base_name(library_path) + ")";
+    return (line.empty() ? std::string(TRANSLATOR_RT_DISPLAY) : line) + " (" + base_name(library_path) + ")";
 }
 
 /* Loads and resolves the library once; an empty string on success, else why not. */
@@ -120,7 +129,7 @@ int fill(mca_translator_base_module_t *module, const char *layout, mca_translato
         return TESSERA_ERR_VERSION;
     }
     if (const std::string why = load(); !why.empty()) {
-        tessera::mca::report(tessera::mca::Severity::Error, std::string("translator ompi: ") + why);
+        tessera::mca::report(tessera::mca::Severity::Error, std::string("translator ") + kName + ": " + why);
         return TESSERA_ERR_NOT_AVAILABLE;
     }
     module->translator_runtime = runtime_description.c_str();
@@ -144,8 +153,8 @@ int finalize(mca_translator_base_module_t *)
 }
 
 mca_translator_base_module_t module = {
-    .translator_component = &mca_translator_ompi_component,
-    .translator_runtime = "Open MPI (libmpi.so.40)",
+    .translator_component = &TRANSLATOR_COMPONENT,
+    .translator_runtime = TRANSLATOR_RT_DISPLAY,
     .translator_fill = fill,
     .translator_finalize = finalize,
     .module_state = nullptr,
@@ -155,12 +164,12 @@ mca_translator_base_module_t module = {
 int query(void **out, int *priority)
 {
     *out = nullptr;
-    if (mca_translator_base_launcher() != MCA_TRANSLATOR_LAUNCHER_OPENMPI) {
+    if (mca_translator_base_launcher() != TRANSLATOR_RT_LAUNCHER) {
         if (access(library_path, R_OK) != 0) {
             return mca_translator_base_decline(kName, (std::string("cannot read ") + library_path).c_str());
         }
         *out = &module;
-        *priority = 0; /* only when named: --mca translator ompi */
+        *priority = 0; /* only when named: --mca translator <rt> */
         return TESSERA_SUCCESS;
     }
     if (const std::string why = load(); !why.empty()) {
@@ -173,15 +182,15 @@ int query(void **out, int *priority)
 }
 
 } // namespace
-} // namespace tessera::ompi::translator_ompi
+} // namespace tessera::ompi::translator_<rt>
 
-mca_translator_base_component_t mca_translator_ompi_component = {
+mca_translator_base_component_t TRANSLATOR_COMPONENT = {
     .base = {MCA_BASE_COMPONENT_HEADER(mca_translator_base_component_t, "translator", MCA_TRANSLATOR_BASE_VERSION,
-                                       "ompi", 1, 0, 0),
-             .mca_register_params = tessera::ompi::translator_ompi::register_params,
+                                       TRANSLATOR_STR(TRANSLATOR_RT), 1, 0, 0),
+             .mca_register_params = tessera::ompi::TRANSLATOR_CAT(translator_, TRANSLATOR_RT)::register_params,
              .mca_open_component = nullptr,
              .mca_close_component = nullptr,
-             .mca_query_component = tessera::ompi::translator_ompi::query,
+             .mca_query_component = tessera::ompi::TRANSLATOR_CAT(translator_, TRANSLATOR_RT)::query,
              .mca_flags = 0,
              .mca_reserved_u32 = {},
              .mca_reserved_ptr = {}},
