@@ -63,14 +63,23 @@ extern "C" {
 /*
  * The first MPI call of the process (MPI_Init, or one allowed before it such as MPI_Get_version)
  * presets every entry with its fallback and lets the selected translator fill the table (issue 4).
- * call_once makes a race between threads calling before MPI_Init harmless.
+ * The table is filled aside and published entry by entry with atomic stores: a thread calling
+ * meanwhile reads either its boot entry, which waits here in call_once, or the final entry — never a
+ * fallback the translator was about to replace.
  */
 void tessera_mpi_bootstrap(void)
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        tessera_mpi_dispatch = tessera_mpi_unsupported_fallbacks;
-        translator_ready = tessera::ompi::bootstrap_translator(&tessera_mpi_dispatch, nullptr) == TESSERA_SUCCESS;
+        static tessera_mpi_dispatch_t staged;
+        staged = tessera_mpi_unsupported_fallbacks;
+        translator_ready = tessera::ompi::bootstrap_translator(&staged, nullptr) == TESSERA_SUCCESS;
+        using Entry = void (*)();
+        const auto *from = reinterpret_cast<const Entry *>(&staged);
+        auto *to = reinterpret_cast<Entry *>(&tessera_mpi_dispatch);
+        for (size_t i = 0; i < TESSERA_MPI_FUNCTION_COUNT; ++i) {
+            __atomic_store_n(&to[i], from[i], __ATOMIC_RELEASE);
+        }
         __atomic_store_n(&tessera_mpi_dispatch_ready, 1, __ATOMIC_RELEASE);
     });
 }

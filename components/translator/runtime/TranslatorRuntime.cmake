@@ -18,7 +18,7 @@ function(tessera_add_runtime_translator rt)
   get_target_property(api_dir tessera-mpi-header TESSERA_MPI_API_DIR)
   get_target_property(bindings_dir tessera-mpi-bindings TESSERA_MPI_BINDINGS_DIR)
   set(gen ${api_dir}/gen_thunks.py)
-  set(gen_inputs ${gen} ${api_dir}/mpi_api.py ${api_dir}/gen_common.py ${api_dir}/mpi_api.txt ${api_dir}/constants.tsv)
+  set(gen_inputs ${gen} ${api_dir}/mpi_api.py ${api_dir}/gen_common.py ${api_dir}/thunk_synthesis.py ${api_dir}/mpi_api.txt ${api_dir}/constants.tsv)
   set(out ${TESSERA_GENERATED_DIR}/components/translator/${rt})
   get_filename_component(rt_include_dir ${A_HEADER} DIRECTORY)
 

@@ -46,16 +46,18 @@ TEST_F(NativeBindings, ArgumentChecksStillRaiseTheirClasses)
     EXPECT_EQ(rank, 0);
 }
 
-TEST_F(NativeBindings, InsideTheRuntimeNothingReachesTheNativeEngine)
+TEST_F(NativeBindings, TheReentryDepthIsARuntimeTranslatorsBusiness)
 {
+    /* The binding is a jump through the table; only a runtime translator's thunks read the depth, and
+     * nothing sets it under the native engine. */
     int rank = -1;
     tessera_translator_enter();
     const int rc = MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int unsupported = MPI_Win_fence(0, MPI_WIN_NULL); // one-sided communication: no issue plans it
     tessera_translator_leave();
-    EXPECT_EQ(rc, MPI_ERR_UNSUPPORTED_OPERATION) << "no direct table under the native engine";
-    EXPECT_EQ(rank, -1);
-    EXPECT_EQ(MPI_Comm_rank(MPI_COMM_WORLD, &rank), MPI_SUCCESS);
+    EXPECT_EQ(rc, MPI_SUCCESS);
     EXPECT_EQ(rank, 0);
+    EXPECT_EQ(unsupported, MPI_ERR_UNSUPPORTED_OPERATION) << "a fallback called from inside answers without raising";
 }
 
 } // namespace
