@@ -1,6 +1,7 @@
 /* Ways a job ends early, one per mode (argv[1]); the last rank fails, the others wait to be ended:
  *   abort             MPI_Abort(MPI_COMM_WORLD, 7)
- *   unsupported       MPI_Send, not implemented yet, under the default MPI_ERRORS_ARE_FATAL
+ *   unsupported       MPI_Remove_error_class, which nobody provides, under MPI_COMM_SELF's default
+ *                     MPI_ERRORS_ARE_FATAL
  *   errors_abort      MPI_ERRORS_ABORT on MPI_COMM_WORLD, then a NULL output pointer (MPI_ERR_ARG)
  *   call_errhandler   MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER) under MPI_ERRORS_ARE_FATAL
  * The test script checks mpirun's exit status, the messages, and that the waiting ranks were ended
@@ -13,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-    int rank = 0, size = 1, value = 0;
+    int rank = 0, size = 1;
     const char *mode = argc > 1 ? argv[1] : "abort";
     struct timespec pause = {0, 100000000};
 
@@ -26,7 +27,7 @@ int main(int argc, char **argv)
         if (strcmp(mode, "abort") == 0) {
             MPI_Abort(MPI_COMM_WORLD, 7);
         } else if (strcmp(mode, "unsupported") == 0) {
-            MPI_Send(&value, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+            MPI_Remove_error_class(MPI_ERR_LASTCODE);
         } else if (strcmp(mode, "errors_abort") == 0) {
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ABORT);
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);
