@@ -709,6 +709,7 @@ class ThunkWriter:
         self.records: list = []      # lines: record structs and their trampolines
         self.helpers: set = set()
         self.attr_fix = False
+        self.statuses_ignored = False  # generating the MPI_STATUSES_IGNORE twin of a thunk
 
     # -- small helpers --
     def cname_of(self, cls: str) -> str:
@@ -901,6 +902,8 @@ class ThunkWriter:
         n = a.name
         if a.is_array:
             ign = self.rt_pointer("MPI_STATUSES_IGNORE", "r_status *")
+            if self.statuses_ignored:
+                return ign
             length = self.len_expr(f, a)
             b.pre2.append(f"const int len_{n} = {n} != MPI_STATUSES_IGNORE ? {length} : 0;")
             b.pre2.append(f"TR_TEMP_ARRAY(r_status, c_{n}, len_{n});")
@@ -1126,6 +1129,17 @@ class ThunkWriter:
         b.pre1 += ["default: break;", "}"]
 
     def forward(self, f: mpi_api.Function) -> list[str]:
+        """The thunk of f. One with an array of statuses (MPI_Waitall, MPI_Testsome, ...) gets a twin for
+        MPI_STATUSES_IGNORE, the common case, without the status buffer and its conversions."""
+        statuses = next((a for a in f.args if a.kind_base == "status" and a.is_array), None)
+        if statuses is None:
+            return self.forward_one(f, f"t_{f.name[4:]}", None)
+        self.statuses_ignored = True
+        twin = self.forward_one(f, f"t_{f.name[4:]}_statuses_ignored", None)
+        self.statuses_ignored = False
+        return twin + self.forward_one(f, f"t_{f.name[4:]}", (statuses.name, f"t_{f.name[4:]}_statuses_ignored"))
+
+    def forward_one(self, f: mpi_api.Function, name: str, ignored_twin) -> list[str]:
         b = Body()
         if f.name in ("MPI_Error_class", "MPI_Error_string"):
             self.error_class_shortcut(f, b)
@@ -1142,11 +1156,17 @@ class ThunkWriter:
             args.append(expr)
         slot = f.name[4:]
         rk = f.ret_kind
-        o = [f"static {f.prototype('t_' + slot)}", "{"]
-        # The runtime calling MPI from inside itself: its own arguments, to its own function.
+        o = [f"static {f.prototype(name)}", "{"]
         untouched = ", ".join(a.name for a in f.args if not a.is_varargs)
-        o += ["    if (TESSERA_TR_UNLIKELY(tessera_translator_inside()))",
-              f"        return tessera_mpi_direct.{slot}({untouched});"]
+        if self.statuses_ignored:
+            o += [f"    (void){a.name}; /* MPI_STATUSES_IGNORE */" for a in f.args
+                  if a.kind_base == "status" and a.is_array]
+        else:
+            # The runtime calling MPI from inside itself: its own arguments, to its own function.
+            o += ["    if (TESSERA_TR_UNLIKELY(tessera_translator_inside()))",
+                  f"        return tessera_mpi_direct.{slot}({untouched});"]
+        if ignored_twin is not None:
+            o += [f"    if ({ignored_twin[0]} == MPI_STATUSES_IGNORE)", f"        return {ignored_twin[1]}({untouched});"]
         o += ["    " + ln for ln in b.pre1 + b.pre2]
         call = f"fn.{slot}({', '.join(args)})"
         o.append("    tessera_translator_enter();")
