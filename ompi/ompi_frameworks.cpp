@@ -5,6 +5,7 @@
 #include "frameworks/dte/base/base.h"
 #include "frameworks/trace/base/base.h"
 #include "frameworks/translator/base/base.h"
+#include "ompi/pml/pml_engine.h"
 #include "orte/orte_frameworks.h"
 
 namespace tessera::ompi {
@@ -19,7 +20,8 @@ std::vector<mca_base_framework_t *> frameworks()
 
 int register_frameworks()
 {
-    int result = TESSERA_SUCCESS;
+    /* The point-to-point engine is not a framework, but its parameters are listed with the others. */
+    int result = pml::register_params();
     for (mca_base_framework_t *fw : frameworks()) {
         int rc = tessera::mca::framework_register(fw);
         if (rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {

@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /* Framework API version: components must be built for the same major and at most this minor. */
-#define MCA_BTL_BASE_VERSION {1, 0, 0}
+#define MCA_BTL_BASE_VERSION {1, 1, 0}
 
 /* Exclusivity: for each peer only the modules of the highest exclusivity that reach it are used
  * (unless btl_base_allow_mixed_exclusivity), so that self wins for the own process and shared memory
@@ -46,6 +46,7 @@ typedef uint8_t mca_btl_base_tag_t;
 
 /* Module capabilities (btl_flags). */
 #define MCA_BTL_FLAG_SEND 0x1u /* send() and receive callbacks: every module has this */
+#define MCA_BTL_FLAG_GET  0x2u /* btl_get(): reads a peer's memory directly (single copy) */
 
 /* A run of bytes: send() gathers its segments into one fragment; a receive callback may see the
  * fragment split differently than the sender gave it. */
@@ -139,6 +140,17 @@ typedef int (*mca_btl_base_send_fn_t)(mca_btl_base_module_t *btl, mca_btl_base_e
  * it handled (0: nothing to do). NULL in a module that finishes everything inside send(). */
 typedef int (*mca_btl_base_progress_fn_t)(mca_btl_base_module_t *btl);
 
+/*
+ * Single copy (MCA_BTL_FLAG_GET): copies `len` bytes at `remote_addr` in the peer's address space (an
+ * address the peer sent in a fragment) into `local`. Synchronous: TESSERA_SUCCESS when the bytes are
+ * in place; TESSERA_ERR_NOT_SUPPORTED when this peer's memory cannot be read after all (the kernel
+ * refused, e.g. ptrace restrictions) — the caller then moves the data with send() instead, and the
+ * module may clear MCA_BTL_FLAG_GET for later calls; TESSERA_ERR_UNREACH when the peer is gone.
+ * At most btl_get_limit bytes per call (0: no limit).
+ */
+typedef int (*mca_btl_base_get_fn_t)(mca_btl_base_module_t *btl, mca_btl_base_endpoint_t *endpoint, void *local,
+                                     uint64_t remote_addr, size_t len);
+
 /* Releases the module after all its endpoints were deleted; the module is not used again. */
 typedef int (*mca_btl_base_finalize_fn_t)(mca_btl_base_module_t *btl);
 
@@ -156,8 +168,10 @@ struct mca_btl_base_module {
     mca_btl_base_send_fn_t btl_send;
     mca_btl_base_progress_fn_t btl_progress;
     mca_btl_base_finalize_fn_t btl_finalize;
+    mca_btl_base_get_fn_t btl_get; /* NULL unless MCA_BTL_FLAG_GET */
+    size_t btl_get_limit;          /* largest btl_get() call; 0: any */
     void *module_state; /* the component's own */
-    void *reserved[8];
+    void *reserved[6];
 };
 
 /*
@@ -168,6 +182,17 @@ struct mca_btl_base_module {
  */
 typedef mca_btl_base_module_t **(*mca_btl_base_init_fn_t)(int *num_modules, bool enable_progress_threads,
                                                           bool enable_mpi_threads);
+
+/*
+ * A module that finds a peer gone (connection reset, process exited) says so once per peer, from
+ * send() or progress(): the upper layer fails what was in flight to that peer and raises the error on
+ * the communicators concerned, so that a job whose rank died ends with an error instead of hanging.
+ * `why` is for the message ("connection reset by 127.0.0.2:40211"). Registered by the pml.
+ */
+typedef void (*mca_btl_base_error_cb_t)(mca_btl_base_module_t *btl, tessera_proc_t *proc, int status,
+                                        const char *why, void *cbdata);
+void mca_btl_base_register_error(mca_btl_base_error_cb_t cb, void *cbdata);
+void mca_btl_base_report_error(mca_btl_base_module_t *btl, tessera_proc_t *proc, int status, const char *why);
 
 typedef struct mca_btl_base_component {
     mca_base_component_t base;

@@ -1,7 +1,8 @@
 /*
  * Communicators. For now the two predefined ones, MPI_COMM_WORLD and MPI_COMM_SELF, with what the life
- * cycle needs (rank, size, error handler); groups, context allocation, attributes and user
- * communicators come with the point-to-point engine (issue 5) and the communicator calls (issue 7).
+ * cycle and the point-to-point engine need (rank, size, error handler, the proc of each rank, the
+ * engine's matching state); groups, context allocation, attributes and user communicators come with
+ * the communicator calls (issue 7).
  *
  * Handles: the MPI 5.0 ABI gives predefined handles small fixed values (MPI_COMM_WORLD = 0x101,
  * MPI_COMM_SELF = 0x102, MPI_COMM_NULL = 0x100, see ompi/api/constants.tsv), so the predefined
@@ -11,8 +12,11 @@
 #define TESSERA_OMPI_COMMUNICATOR_COMMUNICATOR_H
 
 #include <cstdint>
+#include <vector>
 
 #include <mpi.h>
+
+#include "ompi/proc/proc.h"
 
 namespace tessera::ompi {
 
@@ -22,6 +26,8 @@ struct Communicator {
     int size = 1;
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; /* predefined handlers only until issue 7 */
     const char *name = "";   /* "MPI_COMM_WORLD", for messages */
+    std::vector<tessera_proc_t *> procs; /* by rank: the peer processes (set by the point-to-point engine) */
+    void *pml = nullptr;     /* the point-to-point engine's matching state of this communicator */
 };
 
 inline constexpr uint32_t kContextWorld = 0;

@@ -1,12 +1,13 @@
 /*
- * MPI_Finalize (MPI-4.1 11.2.2): tells mpirun that this rank finished cleanly (a rank that exits
- * without it is a failure that ends the job), drops the wire-up connection, closes the frameworks.
- * With no communication engine yet there is nothing to complete or drain.
+ * MPI_Finalize (MPI-4.1 11.2.2): drains the point-to-point engine and waits for every rank
+ * (wire_down), tells mpirun that this rank finished cleanly (a rank that exits without it is a failure
+ * that ends the job), drops the wire-up connection, closes the frameworks.
  */
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/runtime_frameworks.h"
+#include "ompi/runtime/wire_up.h"
 
 namespace tessera::ompi::native {
 
@@ -17,9 +18,14 @@ int finalize()
     }
     Runtime &rt = runtime();
     int rc = MPI_SUCCESS;
+    std::string problem = wire_down();
+    if (!problem.empty()) {
+        rc = MPI_ERR_OTHER;
+    }
     if (rt.kv != nullptr) {
         if (rt.kv->finalize() != 0) {
             rc = MPI_ERR_OTHER;
+            problem = "mpirun's wire-up service did not acknowledge MPI_Finalize";
         }
         rt.kv.reset();
     }
@@ -28,7 +34,7 @@ int finalize()
     if (rc != MPI_SUCCESS) {
         /* After the phase change: the job is over for this rank either way, and the handler (fatal by
          * default) must not try the connection that just failed. */
-        return raise_on_comm(MPI_COMM_SELF, rc, "MPI_Finalize", "mpirun's wire-up service did not acknowledge MPI_Finalize");
+        return raise_on_comm(MPI_COMM_SELF, rc, "MPI_Finalize", problem);
     }
     return MPI_SUCCESS;
 }

@@ -6,8 +6,9 @@
  *   3. parameter files and TESSERA_MCA_* environment; every framework registered (so that misspelled
  *      names can be told apart from real ones), the MPI layer's frameworks opened;
  *   4. binding to the PUs mpirun chose (TESSERA_BIND);
- *   5. wire-up: connect to mpirun's key-value service with the job key, put this rank's business card
- *      (host, pid), fence, read every peer's.
+ *   5. wire-up (wire_up.h): connect to mpirun's key-value service with the job key, start the btl
+ *      components (which put their business cards), put this rank's card, fence, create every rank's
+ *      proc, give the procs to the btl modules, start the point-to-point engine.
  * Any failure is raised on MPI_COMM_SELF, whose handler is MPI_ERRORS_ARE_FATAL at this point: the
  * message is printed and the job ends (MPI-4.1 9.3: MPI_Init's errors are raised on MPI_COMM_SELF).
  */
@@ -25,50 +26,16 @@
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/runtime_frameworks.h"
+#include "ompi/runtime/wire_up.h"
 #include "opal/binding.h"
 
 namespace tessera::ompi {
 
 namespace {
 
-/* The key of the business card every rank puts during MPI_Init. */
-constexpr std::string_view kCardKey = "tessera.proc.card";
-
 int fail(const char *function, int code, const std::string &detail)
 {
     return raise_error(ObjectKind::Comm, MPI_COMM_SELF, code, function, detail);
-}
-
-/* Step 5: this rank's card out, everybody's in. */
-int wire_up(const char *function)
-{
-    Runtime &rt = runtime();
-    if (rt.launch.singleton) {
-        rt.peer_hosts = {host_name()};
-        return MPI_SUCCESS;
-    }
-    std::string error;
-    rt.kv = orte::KvClient::connect(rt.launch.kv_uri, rt.launch.job_key, rt.launch.rank, &error);
-    if (rt.kv == nullptr) {
-        return fail(function, MPI_ERR_OTHER,
-                    "cannot connect to mpirun's wire-up service at " + rt.launch.kv_uri + ": " + error);
-    }
-    const std::string card = host_name() + "\n" + std::to_string(static_cast<long>(getpid()));
-    const auto *bytes = reinterpret_cast<const std::byte *>(card.data());
-    if (rt.kv->put(kCardKey, std::span<const std::byte>(bytes, card.size())) != 0 || rt.kv->fence() != 0) {
-        return fail(function, MPI_ERR_OTHER, "the wire-up exchange with mpirun failed (put/fence)");
-    }
-    rt.peer_hosts.assign(static_cast<size_t>(rt.launch.size), std::string());
-    for (int peer = 0; peer < rt.launch.size; ++peer) {
-        auto value = rt.kv->get(peer, kCardKey);
-        if (!value) {
-            return fail(function, MPI_ERR_OTHER,
-                        "rank " + std::to_string(peer) + " published no business card during the wire-up");
-        }
-        std::string text(reinterpret_cast<const char *>(value->data()), value->size());
-        rt.peer_hosts[static_cast<size_t>(peer)] = text.substr(0, text.find('\n'));
-    }
-    return MPI_SUCCESS;
 }
 
 int start(const char *function, int required, int *provided)
@@ -110,11 +77,11 @@ int start(const char *function, int required, int *provided)
         }
     }
 
-    if (int rc = wire_up(function); rc != MPI_SUCCESS) {
-        return rc;
+    rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
+    if (std::string problem = wire_up(rt.thread_provided == MPI_THREAD_MULTIPLE); !problem.empty()) {
+        return fail(function, MPI_ERR_OTHER, problem);
     }
 
-    rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
     rt.main_thread = std::this_thread::get_id();
     if (provided != nullptr) {
         *provided = rt.thread_provided;

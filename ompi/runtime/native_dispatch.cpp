@@ -1,5 +1,6 @@
 #include "ompi/runtime/native_dispatch.h"
 
+#include "ompi/pml/p2p_functions.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/native_translator.h"
 
@@ -31,6 +32,44 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Errhandler_free = native::errhandler_free;
     t->Error_string = native::error_string;
     t->Error_class = native::error_class;
+    /* Point-to-point (issue 5) */
+    t->Send = native::send;
+    t->Ssend = native::ssend;
+    t->Rsend = native::rsend;
+    t->Recv = native::recv;
+    t->Isend = native::isend;
+    t->Issend = native::issend;
+    t->Irsend = native::irsend;
+    t->Irecv = native::irecv;
+    t->Send_init = native::send_init;
+    t->Ssend_init = native::ssend_init;
+    t->Rsend_init = native::rsend_init;
+    t->Recv_init = native::recv_init;
+    t->Sendrecv = native::sendrecv;
+    t->Sendrecv_replace = native::sendrecv_replace;
+    t->Probe = native::probe;
+    t->Iprobe = native::iprobe;
+    t->Start = native::start;
+    t->Startall = native::startall;
+    t->Wait = native::wait;
+    t->Test = native::test;
+    t->Waitall = native::waitall;
+    t->Testall = native::testall;
+    t->Waitany = native::waitany;
+    t->Testany = native::testany;
+    t->Waitsome = native::waitsome;
+    t->Testsome = native::testsome;
+    t->Request_free = native::request_free;
+    t->Request_get_status = native::request_get_status;
+    t->Cancel = native::cancel;
+    t->Test_cancelled = native::test_cancelled;
+    t->Get_count = native::get_count;
+    t->Get_count_c = native::get_count_c;
+    t->Get_elements = native::get_elements;
+    t->Get_elements_c = native::get_elements_c;
+    t->Type_size = native::type_size;
+    t->Type_size_c = native::type_size_c;
+    t->Type_get_extent = native::type_get_extent;
 }
 
 } // namespace tessera::ompi

@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "ompi/proc/proc_table.h"
 #include "orte/kv/kv_client.h"
 #include "orte/runtime/launch_env.h"
 
@@ -36,6 +37,8 @@ struct Runtime {
     std::thread::id main_thread;
     std::unique_ptr<orte::KvClient> kv; /* null for a singleton and after MPI_Finalize */
     std::vector<std::string> peer_hosts; /* by rank, from the business cards exchanged in MPI_Init */
+    ProcTable procs;                     /* every proc this process knows */
+    std::vector<tessera_proc_t *> world_procs; /* by rank in MPI_COMM_WORLD (owned by procs) */
 };
 
 Runtime &runtime();

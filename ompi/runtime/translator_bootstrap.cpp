@@ -8,6 +8,7 @@
 #include "mca/report.h"
 #include "mca/var_store.h"
 #include "ompi/runtime/launcher_settings.h"
+#include "ompi/runtime/runtime.h"
 
 namespace tessera::ompi {
 
@@ -44,6 +45,10 @@ int bootstrap_translator(tessera_mpi_dispatch_t *table, size_t *filled)
     if (rc != TESSERA_SUCCESS) {
         return rc;
     }
+    /* The process's procs (in the Runtime) must outlive the frameworks closed at exit, which release
+     * their endpoints (a rank that exits without MPI_Finalize): constructed before the handler is
+     * registered, the Runtime is destroyed after it runs. */
+    (void)runtime();
     std::atexit(release_at_exit);
     size_t count = 0;
     rc = module->translator_fill(module, TESSERA_MPI_LAYOUT, reinterpret_cast<mca_translator_base_fn_t *>(table),

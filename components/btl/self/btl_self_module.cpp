@@ -110,6 +110,8 @@ mca_btl_base_module_t self_module = {
     .btl_send = send,
     .btl_progress = nullptr,
     .btl_finalize = finalize,
+    .btl_get = nullptr,
+    .btl_get_limit = 0,
     .module_state = nullptr,
     .reserved = {},
 };

@@ -12,8 +12,10 @@ namespace {
 /* Procs that have an endpoint set, so that framework close can release them. */
 std::vector<tessera_proc_t *> &added()
 {
-    static std::vector<tessera_proc_t *> list;
-    return list;
+    /* Never destroyed: the framework may be closed by an exit handler (a rank leaving without
+     * MPI_Finalize) after the static objects created during MPI_Init are gone. */
+    static auto *list = new std::vector<tessera_proc_t *>();
+    return *list;
 }
 
 std::string describe_proc(const tessera_proc_t *proc)

@@ -13,8 +13,10 @@ bool selected = false;
 
 std::vector<mca_btl_base_module_t *> &modules()
 {
-    static std::vector<mca_btl_base_module_t *> list;
-    return list;
+    /* Never destroyed: the framework may be closed by an exit handler (a rank leaving without
+     * MPI_Finalize) after the static objects created during MPI_Init are gone. */
+    static auto *list = new std::vector<mca_btl_base_module_t *>();
+    return *list;
 }
 
 void release_modules()

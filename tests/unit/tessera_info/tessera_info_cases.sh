@@ -142,7 +142,8 @@ coverage)
   for f in MPI_Init MPI_Finalize MPI_Comm_rank MPI_Comm_size MPI_Abort MPI_Wtime MPI_Error_string; do
     grep -qx "coverage:function:$f:implemented" "$tmp/out" || fail "$f not implemented"
   done
-  grep -qx 'coverage:function:MPI_Send:missing' "$tmp/out" || fail "MPI_Send not listed as missing"
+  grep -qx 'coverage:function:MPI_Send:implemented' "$tmp/out" || fail "MPI_Send not implemented"
+  grep -qx 'coverage:function:MPI_Win_fence:missing' "$tmp/out" || fail "MPI_Win_fence not listed as missing"
   [ "$(grep -c '^coverage:function:' "$tmp/out")" = 664 ] || fail "not 664 function lines"
   grep -q '^mca:' "$tmp/out" && fail "--coverage also printed components"
   run --coverage --json

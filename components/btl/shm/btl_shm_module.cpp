@@ -1,0 +1,180 @@
+/* btl shm: the module — endpoints, send into a ring, progress out of the rings (btl_shm.h). */
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "components/btl/shm/btl_shm.h"
+
+namespace tessera::ompi::btl_shm {
+namespace {
+
+struct ShmEndpoint {
+    tessera_proc_t *proc;
+    uint32_t local_rank;
+    Ring *out; /* this process -> the peer */
+};
+
+struct State {
+    uint32_t me = 0;
+    Segment *segment = nullptr;
+    std::vector<std::unique_ptr<ShmEndpoint>> by_local_rank; /* peers on this host */
+    std::vector<Ring *> incoming;                            /* rings of the peers added, to poll */
+    std::vector<ShmEndpoint *> incoming_from;
+};
+
+/* A plain pointer: the framework may be closed by an exit handler after this DSO's static objects
+ * were destroyed (a rank leaving without MPI_Finalize). */
+State *state = nullptr;
+mca_btl_base_module_t module;
+
+ShmEndpoint *as_shm(mca_btl_base_endpoint_t *e)
+{
+    return reinterpret_cast<ShmEndpoint *>(e);
+}
+
+int send(mca_btl_base_module_t *, mca_btl_base_endpoint_t *endpoint, mca_btl_base_tag_t tag,
+         const mca_btl_base_segment_t *segments, size_t segment_count, mca_btl_base_send_done_fn_t, void *)
+{
+    ShmEndpoint *e = as_shm(endpoint);
+    if (e == nullptr) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < segment_count; ++i) {
+        total += segments[i].seg_len;
+    }
+    if (total > params.max_send_size) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    Ring *r = e->out;
+    const uint64_t head = r->head.load(std::memory_order_relaxed);
+    if (head - r->tail.load(std::memory_order_acquire) >= state->segment->header()->fifo_depth) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    }
+    Slot *s = state->segment->slot(r, head);
+    auto *payload = reinterpret_cast<char *>(s + 1);
+    for (size_t i = 0; i < segment_count; ++i) {
+        std::memcpy(payload, segments[i].seg_addr, segments[i].seg_len);
+        payload += segments[i].seg_len;
+    }
+    s->length = static_cast<uint32_t>(total);
+    s->tag = tag;
+    r->head.store(head + 1, std::memory_order_release);
+    return MCA_BTL_SEND_COMPLETE;
+}
+
+int progress(mca_btl_base_module_t *btl)
+{
+    int events = 0;
+    for (size_t i = 0; i < state->incoming.size(); ++i) {
+        Ring *r = state->incoming[i];
+        uint64_t tail = r->tail.load(std::memory_order_relaxed);
+        const uint64_t head = r->head.load(std::memory_order_acquire);
+        while (tail != head) {
+            const Slot *s = state->segment->slot(r, tail);
+            const mca_btl_base_segment_t segment{s + 1, s->length};
+            ShmEndpoint *from = state->incoming_from[i];
+            const mca_btl_base_recv_desc_t desc{reinterpret_cast<mca_btl_base_endpoint_t *>(from), from->proc,
+                                                &segment, 1, s->tag};
+            mca_btl_base_deliver(btl, &desc);
+            ++tail;
+            /* The slot is the sender's again only after the callback is done with it. */
+            r->tail.store(tail, std::memory_order_release);
+            ++events;
+        }
+    }
+    return events;
+}
+
+int finalize(mca_btl_base_module_t *)
+{
+    return TESSERA_SUCCESS;
+}
+
+int add_procs(mca_btl_base_module_t *, size_t nprocs, tessera_proc_t *const *procs, mca_btl_base_endpoint_t **endpoints)
+{
+    std::fill(endpoints, endpoints + nprocs, nullptr);
+    if (!attach_segment()) {
+        return TESSERA_SUCCESS;
+    }
+    for (size_t i = 0; i < nprocs; ++i) {
+        tessera_proc_t *p = procs[i];
+        if (p == nullptr || (p->proc_flags & TESSERA_PROC_IS_SELF) != 0 || (p->proc_flags & TESSERA_PROC_ON_NODE) == 0) {
+            continue;
+        }
+        uint32_t peer = 0;
+        if (!peer_local_rank(p, &peer) || peer >= state->by_local_rank.size() || peer == state->me) {
+            continue;
+        }
+        auto &slot = state->by_local_rank[peer];
+        if (!slot) {
+            slot = std::make_unique<ShmEndpoint>(ShmEndpoint{p, peer, state->segment->ring(state->me, peer)});
+            state->incoming.push_back(state->segment->ring(peer, state->me));
+            state->incoming_from.push_back(slot.get());
+        }
+        endpoints[i] = reinterpret_cast<mca_btl_base_endpoint_t *>(slot.get());
+    }
+    return TESSERA_SUCCESS;
+}
+
+int del_procs(mca_btl_base_module_t *, size_t nprocs, tessera_proc_t *const *, mca_btl_base_endpoint_t **endpoints)
+{
+    if (state == nullptr) {
+        return TESSERA_SUCCESS;
+    }
+    for (size_t i = 0; i < nprocs; ++i) {
+        ShmEndpoint *e = as_shm(endpoints[i]);
+        if (e == nullptr) {
+            continue;
+        }
+        for (size_t k = 0; k < state->incoming_from.size(); ++k) {
+            if (state->incoming_from[k] == e) {
+                state->incoming.erase(state->incoming.begin() + static_cast<std::ptrdiff_t>(k));
+                state->incoming_from.erase(state->incoming_from.begin() + static_cast<std::ptrdiff_t>(k));
+                break;
+            }
+        }
+        state->by_local_rank[e->local_rank].reset();
+    }
+    return TESSERA_SUCCESS;
+}
+
+} // namespace
+
+mca_btl_base_module_t *module_create(uint32_t local_rank, uint32_t local_size, Segment *segment)
+{
+    delete state;
+    state = new State();
+    state->me = local_rank;
+    state->segment = segment;
+    state->by_local_rank.resize(local_size);
+    module = mca_btl_base_module_t{
+        .btl_component = &mca_btl_shm_component,
+        .btl_name = "shm",
+        .btl_eager_limit = params.eager_limit,
+        .btl_max_send_size = params.max_send_size,
+        .btl_exclusivity = MCA_BTL_EXCLUSIVITY_DEFAULT,
+        .btl_latency = params.latency,
+        .btl_bandwidth = params.bandwidth,
+        .btl_flags = MCA_BTL_FLAG_SEND,
+        .btl_add_procs = add_procs,
+        .btl_del_procs = del_procs,
+        .btl_send = send,
+        .btl_progress = progress,
+        .btl_finalize = finalize,
+        .btl_get = nullptr,
+        .btl_get_limit = 0,
+        .module_state = state,
+        .reserved = {},
+    };
+    return &module;
+}
+
+void module_destroy()
+{
+    delete state;
+    state = nullptr;
+}
+
+} // namespace tessera::ompi::btl_shm

@@ -1,0 +1,74 @@
+/* The convertor over the block description of predefined datatypes (datatype.h). */
+#include "ompi/datatype/convertor.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tessera::ompi {
+
+namespace {
+
+/* Walks the packed range element by element and block by block; `copy(typed, packed, n)` moves n
+ * bytes between the typed address and the packed position. */
+template <typename Copy>
+void walk(char *base, const Datatype &type, std::size_t offset, std::size_t len, Copy copy)
+{
+    std::size_t element = offset / type.size;
+    std::size_t within = offset % type.size;
+    std::size_t done = 0;
+    while (done < len) {
+        char *element_base = base + type.lb + static_cast<std::ptrdiff_t>(element) * type.extent;
+        std::size_t block_start = 0;
+        for (int b = 0; b < type.block_count && done < len; ++b) {
+            const DatatypeBlock &block = type.blocks[b];
+            if (within >= block_start + block.length) {
+                block_start += block.length;
+                continue;
+            }
+            const std::size_t skip = within - block_start;
+            const std::size_t n = std::min(block.length - skip, len - done);
+            copy(element_base + block.offset + static_cast<std::ptrdiff_t>(skip), done, n);
+            done += n;
+            within += n;
+            block_start += block.length;
+        }
+        ++element;
+        within = 0;
+    }
+}
+
+} // namespace
+
+void convertor_pack(const void *buf, std::size_t count, const Datatype &type, std::size_t offset, void *dst,
+                    std::size_t len)
+{
+    (void)count;
+    if (len == 0) {
+        return;
+    }
+    if (const char *packed = convertor_contiguous(buf, type)) {
+        std::memcpy(dst, packed + offset, len);
+        return;
+    }
+    auto *out = static_cast<char *>(dst);
+    walk(const_cast<char *>(static_cast<const char *>(buf)), type, offset, len,
+         [out](char *typed, std::size_t at, std::size_t n) { std::memcpy(out + at, typed, n); });
+}
+
+void convertor_unpack(void *buf, std::size_t count, const Datatype &type, std::size_t offset, const void *src,
+                      std::size_t len)
+{
+    (void)count;
+    if (len == 0) {
+        return;
+    }
+    if (type.contiguous) {
+        std::memcpy(static_cast<char *>(buf) + type.lb + offset, src, len);
+        return;
+    }
+    const auto *in = static_cast<const char *>(src);
+    walk(static_cast<char *>(buf), type, offset, len,
+         [in](char *typed, std::size_t at, std::size_t n) { std::memcpy(typed, in + at, n); });
+}
+
+} // namespace tessera::ompi

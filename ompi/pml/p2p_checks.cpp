@@ -1,0 +1,49 @@
+#include "ompi/pml/p2p_checks.h"
+
+#include <string>
+
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/runtime.h"
+
+namespace tessera::ompi::pml {
+
+int check_args(const char *function, MPI_Comm comm, int rank, int tag, Role role, MPI_Datatype datatype,
+               const void *buf, std::size_t count, Checked *out)
+{
+    if (int rc = require_initialized(comm, function); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    out->comm = comm_lookup(comm);
+    if (out->comm == nullptr) {
+        return raise_on_comm(comm, MPI_ERR_COMM, function, "invalid communicator");
+    }
+    const bool wildcard_ok = role != Role::Send;
+    const bool rank_ok = (rank >= 0 && rank < out->comm->size) || rank == MPI_PROC_NULL ||
+                         (wildcard_ok && rank == MPI_ANY_SOURCE);
+    if (!rank_ok) {
+        return raise_on_comm(comm, MPI_ERR_RANK, function,
+                             "rank " + std::to_string(rank) + " is not in " + out->comm->name + " (size " +
+                                 std::to_string(out->comm->size) + ")");
+    }
+    const bool tag_ok = (tag >= 0 && tag <= kTagUpperBound) || (wildcard_ok && tag == MPI_ANY_TAG);
+    if (!tag_ok) {
+        return raise_on_comm(comm, MPI_ERR_TAG, function,
+                             "tag " + std::to_string(tag) + " is outside 0.." + std::to_string(kTagUpperBound) +
+                                 (wildcard_ok ? " and not MPI_ANY_TAG" : ""));
+    }
+    if (role == Role::Probe) {
+        return MPI_SUCCESS;
+    }
+    out->type = datatype_lookup(datatype);
+    if (out->type == nullptr) {
+        return raise_on_comm(comm, MPI_ERR_TYPE, function,
+                             datatype == MPI_DATATYPE_NULL ? "the datatype is MPI_DATATYPE_NULL"
+                                                           : "invalid datatype (derived datatypes come with issue 6)");
+    }
+    if (buf == nullptr && count > 0 && out->type->size > 0 && rank != MPI_PROC_NULL) {
+        return raise_on_comm(comm, MPI_ERR_BUFFER, function, "the buffer is NULL with a count of " + std::to_string(count));
+    }
+    return MPI_SUCCESS;
+}
+
+} // namespace tessera::ompi::pml

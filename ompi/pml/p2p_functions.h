@@ -1,0 +1,59 @@
+/* The point-to-point MPI functions of the native engine (MPI-4.1 chapter 3), registered in
+ * ompi/runtime/native_dispatch.cpp. */
+#ifndef TESSERA_OMPI_PML_P2P_FUNCTIONS_H
+#define TESSERA_OMPI_PML_P2P_FUNCTIONS_H
+
+#include <mpi.h>
+
+namespace tessera::ompi::native {
+
+/* p2p_send_recv.cpp */
+int send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                     MPI_Comm comm, MPI_Status *status);
+int probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+/* p2p_completion.cpp */
+int start(MPI_Request *request);
+int startall(int count, MPI_Request array_of_requests[]);
+int wait(MPI_Request *request, MPI_Status *status);
+int test(MPI_Request *request, int *flag, MPI_Status *status);
+int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
+int testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
+int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status);
+int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status);
+int waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+             MPI_Status array_of_statuses[]);
+int testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+             MPI_Status array_of_statuses[]);
+int request_free(MPI_Request *request);
+int request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int cancel(MPI_Request *request);
+
+/* p2p_status.cpp */
+int test_cancelled(const MPI_Status *status, int *flag);
+int get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int type_size(MPI_Datatype datatype, int *size);
+int type_size_c(MPI_Datatype datatype, MPI_Count *size);
+int type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+} // namespace tessera::ompi::native
+
+#endif

@@ -1,0 +1,295 @@
+/* Sends, receives and probes (MPI-4.1 3.2-3.9): blocking ones are their non-blocking form and a wait. */
+#include "ompi/pml/p2p_functions.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/pml/p2p_checks.h"
+#include "ompi/pml/pml_engine.h"
+
+namespace tessera::ompi::native {
+
+using pml::Request;
+
+namespace {
+
+/* A request that is complete at once (MPI_PROC_NULL): status empty but for the source. */
+Request *proc_null_request(pml::Kind kind, bool persistent, Communicator *comm)
+{
+    Request *r = pml::request_alloc();
+    r->kind = kind;
+    r->persistent = persistent;
+    r->comm = comm;
+    r->peer = MPI_PROC_NULL;
+    pml::status_empty(&r->status);
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->complete = true;
+    r->active = !persistent;
+    return r;
+}
+
+int make_send(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, pml::SendMode mode, bool persistent, Request **out)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args(function, comm, dest, tag, pml::Role::Send, datatype, buf,
+                                 static_cast<std::size_t>(count), &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (dest == MPI_PROC_NULL) {
+        *out = proc_null_request(pml::Kind::Send, persistent, c.comm);
+        return MPI_SUCCESS;
+    }
+    Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Send;
+    r->mode = mode;
+    r->persistent = persistent;
+    r->sbuf = buf;
+    r->count = static_cast<std::size_t>(count);
+    r->type = c.type;
+    r->comm = c.comm;
+    r->peer = dest;
+    r->tag = tag;
+    if (!persistent) {
+        if (int rc = pml::start_send(r); rc != MPI_SUCCESS) {
+            pml::request_release(r);
+            return raise_on_comm(comm, rc, function, "rank " + std::to_string(dest) + " cannot be reached");
+        }
+    }
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+int make_recv(const char *function, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+              MPI_Comm comm, bool persistent, Request **out)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args(function, comm, source, tag, pml::Role::Recv, datatype, buf,
+                                 static_cast<std::size_t>(count), &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (source == MPI_PROC_NULL) {
+        *out = proc_null_request(pml::Kind::Recv, persistent, c.comm);
+        return MPI_SUCCESS;
+    }
+    Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Recv;
+    r->persistent = persistent;
+    r->rbuf = buf;
+    r->count = static_cast<std::size_t>(count);
+    r->type = c.type;
+    r->comm = c.comm;
+    r->peer = source;
+    r->tag = tag;
+    if (!persistent) {
+        pml::start_recv(r);
+    }
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+/* Waits for a request made here and releases it; the status and the error go to the caller. */
+int finish(const char *function, MPI_Comm comm, Request *r, MPI_Status *status)
+{
+    pml::wait_for(r);
+    const int error = r->status.MPI_ERROR;
+    if (status != MPI_STATUS_IGNORE) {
+        *status = r->status;
+    }
+    pml::request_release(r);
+    if (error != MPI_SUCCESS) {
+        return raise_on_comm(comm, error, function,
+                             error == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer"
+                                                       : "the operation failed");
+    }
+    return MPI_SUCCESS;
+}
+
+int blocking_send(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, pml::SendMode mode)
+{
+    Request *r = nullptr;
+    if (int rc = make_send(function, buf, count, datatype, dest, tag, comm, mode, false, &r); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return finish(function, comm, r, MPI_STATUS_IGNORE);
+}
+
+} // namespace
+
+int send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard);
+}
+
+int ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync);
+}
+
+int rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready);
+}
+
+int recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    Request *r = nullptr;
+    if (int rc = make_recv("MPI_Recv", buf, count, datatype, source, tag, comm, false, &r); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return finish("MPI_Recv", comm, r, status);
+}
+
+int isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_send("MPI_Isend", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard, false, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_send("MPI_Issend", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync, false, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready, false, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, false, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_send("MPI_Send_init", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard, true, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_send("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync, true, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_send("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready, true, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    Request *r = nullptr;
+    int rc = make_recv("MPI_Recv_init", buf, count, datatype, source, tag, comm, true, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    Request *rr = nullptr, *sr = nullptr;
+    if (int rc = make_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, false, &rr);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (int rc = make_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                           pml::SendMode::Standard, false, &sr);
+        rc != MPI_SUCCESS) {
+        pml::wait_for(rr);
+        pml::request_release(rr);
+        return rc;
+    }
+    pml::wait_for(sr);
+    const int send_error = sr->status.MPI_ERROR;
+    pml::request_release(sr);
+    const int rc = finish("MPI_Sendrecv", comm, rr, status);
+    if (rc == MPI_SUCCESS && send_error != MPI_SUCCESS) {
+        return raise_on_comm(comm, send_error, "MPI_Sendrecv", "the send failed");
+    }
+    return rc;
+}
+
+int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                     MPI_Comm comm, MPI_Status *status)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args("MPI_Sendrecv_replace", comm, dest, sendtag, pml::Role::Send, datatype, buf,
+                                 static_cast<std::size_t>(count), &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    /* The outgoing message leaves from a copy, so that the receive may land in the buffer at once. */
+    const std::size_t span = count > 0 ? static_cast<std::size_t>(count - 1) * static_cast<std::size_t>(c.type->extent) +
+                                             static_cast<std::size_t>(c.type->extent)
+                                       : 0;
+    std::vector<char> copy(static_cast<const char *>(buf), static_cast<const char *>(buf) + (buf != nullptr ? span : 0));
+    return sendrecv(copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+}
+
+int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args("MPI_Probe", comm, source, tag, pml::Role::Probe, MPI_DATATYPE_NULL, nullptr, 0, &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (source == MPI_PROC_NULL) {
+        if (status != MPI_STATUS_IGNORE) {
+            pml::status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    pml::wait_until([&] { return pml::probe(c.comm, source, tag, status); });
+    return MPI_SUCCESS;
+}
+
+int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args("MPI_Iprobe", comm, source, tag, pml::Role::Probe, MPI_DATATYPE_NULL, nullptr, 0, &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status != MPI_STATUS_IGNORE) {
+            pml::status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    *flag = pml::probe(c.comm, source, tag, status);
+    if (!*flag) {
+        pml::progress();
+        *flag = pml::probe(c.comm, source, tag, status);
+    }
+    return MPI_SUCCESS;
+}
+
+} // namespace tessera::ompi::native

@@ -1,0 +1,578 @@
+/* The matching engine: posted and unexpected queues per communicator, eager and rendezvous protocols,
+ * striping of rendezvous data over every module that reaches the peer (docs/p2p.md). */
+#include "ompi/pml/pml_engine.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frameworks/btl/base/base.h"
+#include "mca/var.h"
+#include "ompi/datatype/convertor.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/pml/pml.h"
+#include "ompi/pml/pml_wire.h"
+#include "ompi/runtime/runtime.h"
+
+namespace tessera::ompi::pml {
+
+Params params;
+
+namespace {
+
+constexpr mca_btl_base_tag_t kTag = MCA_BTL_TAG_PML;
+
+/* A message that arrived before its receive was posted. */
+struct Unexpected {
+    MatchHeader header;
+    tessera_proc_t *proc;
+    std::vector<char> data; /* EAGER: the message */
+};
+
+/* A matching fragment that overtook an earlier one of the same sender. */
+struct Held {
+    MatchHeader header;
+    tessera_proc_t *proc;
+    std::vector<char> data;
+};
+
+struct PeerState {
+    uint32_t send_seq = 0;
+    uint32_t recv_seq = 0;
+    std::map<uint32_t, Held> held;
+};
+
+struct CommState {
+    std::list<Request *> posted;
+    std::list<Unexpected> unexpected;
+    std::vector<PeerState> peers;
+};
+
+/* A control fragment the btl could not take yet; sent in order by progress(). */
+struct Pending {
+    tessera_proc_t *proc;
+    std::vector<char> header;
+    const char *payload;
+    std::size_t payload_len;
+    Request *completes; /* an eager send completes once its fragment is taken */
+};
+
+std::vector<CommState *> states_by_context;
+std::deque<Pending> pending;
+std::list<Request *> active_sends; /* rendezvous sends moving their data */
+bool running = false;
+
+CommState *state_of(uint32_t context)
+{
+    return context < states_by_context.size() ? states_by_context[context] : nullptr;
+}
+
+void attach(Communicator &comm)
+{
+    auto *state = new CommState{};
+    state->peers.resize(static_cast<std::size_t>(comm.size));
+    comm.pml = state;
+    if (states_by_context.size() <= comm.context_id) {
+        states_by_context.resize(comm.context_id + 1, nullptr);
+    }
+    states_by_context[comm.context_id] = state;
+}
+
+void detach(Communicator &comm)
+{
+    auto *state = static_cast<CommState *>(comm.pml);
+    if (state != nullptr) {
+        states_by_context[comm.context_id] = nullptr;
+        delete state;
+        comm.pml = nullptr;
+    }
+}
+
+void complete(Request *r)
+{
+    r->complete = true;
+    if (r->freed) {
+        r->active = false;
+        request_release(r);
+    }
+}
+
+void fail(Request *r, int code)
+{
+    r->status.MPI_ERROR = code;
+    complete(r);
+}
+
+/* Sends one control fragment on the peer's first module, behind any already waiting. */
+int send_control(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
+                 std::size_t payload_len, Request *completes);
+
+void send_done(mca_btl_base_module_t *, mca_btl_base_endpoint_t *, void *data, int status)
+{
+    auto *r = static_cast<Request *>(data);
+    --r->in_flight;
+    if (status != TESSERA_SUCCESS) {
+        r->status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+    /* A rendezvous send completes in progress_sends, where it waits in active_sends. */
+    if (!r->rendezvous && r->in_flight == 0 && !r->complete) {
+        complete(r);
+    }
+}
+
+int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
+             std::size_t payload_len, Request *completes)
+{
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(proc);
+    if (peer == nullptr || peer->count == 0) {
+        return TESSERA_ERR_UNREACH;
+    }
+    mca_btl_base_module_t *m = peer->modules[0].btl;
+    const mca_btl_base_segment_t segments[2] = {{header, header_len}, {payload, payload_len}};
+    const int rc = m->btl_send(m, peer->modules[0].endpoint, kTag, segments, payload_len != 0 ? 2 : 1,
+                               completes != nullptr ? send_done : nullptr, completes);
+    if (rc == TESSERA_SUCCESS && completes != nullptr) {
+        ++completes->in_flight;
+    }
+    return rc;
+}
+
+int send_control(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
+                 std::size_t payload_len, Request *completes)
+{
+    if (pending.empty()) {
+        const int rc = try_send(proc, header, header_len, payload, payload_len, completes);
+        if (rc == MCA_BTL_SEND_COMPLETE) {
+            if (completes != nullptr) {
+                complete(completes);
+            }
+            return TESSERA_SUCCESS;
+        }
+        if (rc == TESSERA_SUCCESS) {
+            return rc;
+        }
+        if (rc != TESSERA_ERR_OUT_OF_RESOURCE) {
+            return rc;
+        }
+    }
+    const auto *h = static_cast<const char *>(header);
+    pending.push_back(Pending{proc, std::vector<char>(h, h + header_len), payload, payload_len, completes});
+    return TESSERA_SUCCESS;
+}
+
+int progress_pending()
+{
+    int events = 0;
+    while (!pending.empty()) {
+        Pending &p = pending.front();
+        const int rc = try_send(p.proc, p.header.data(), p.header.size(), p.payload, p.payload_len, p.completes);
+        if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+            break;
+        }
+        if (rc == MCA_BTL_SEND_COMPLETE && p.completes != nullptr) {
+            complete(p.completes);
+        } else if (rc != MCA_BTL_SEND_COMPLETE && rc != TESSERA_SUCCESS && p.completes != nullptr) {
+            fail(p.completes, MPI_ERR_OTHER);
+        }
+        pending.pop_front();
+        ++events;
+    }
+    return events;
+}
+
+/* Pushes a rendezvous send's data fragments, round-robin (or weighted) over the peer's modules. */
+bool push_data(Request *s)
+{
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(s->proc);
+    if (peer == nullptr) {
+        fail(s, MPI_ERR_OTHER);
+        return true;
+    }
+    const char *source = s->type->contiguous ? convertor_contiguous(s->sbuf, *s->type) : s->packed.data();
+    while (s->scheduled < s->bytes && s->in_flight < params.pipeline_depth) {
+        const std::size_t index = mca_btl_base_stripe_next(&s->stripe, peer);
+        mca_btl_base_module_t *m = peer->modules[index].btl;
+        const std::size_t room = m->btl_max_send_size - sizeof(DataHeader);
+        const std::size_t n = std::min(room, s->bytes - s->scheduled);
+        DataHeader h{FragType::Data, {}, s->remote, s->scheduled};
+        const mca_btl_base_segment_t segments[2] = {{&h, sizeof h}, {source + s->scheduled, n}};
+        const int rc = m->btl_send(m, peer->modules[index].endpoint, kTag, segments, 2, send_done, s);
+        if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+            break;
+        }
+        if (rc != MCA_BTL_SEND_COMPLETE && rc != TESSERA_SUCCESS) {
+            s->status.MPI_ERROR = MPI_ERR_OTHER;
+            s->scheduled = s->bytes;
+            break;
+        }
+        if (rc == TESSERA_SUCCESS) {
+            ++s->in_flight;
+        }
+        s->scheduled += n;
+    }
+    if (s->scheduled >= s->bytes && s->in_flight == 0) {
+        complete(s);
+        return true;
+    }
+    return false;
+}
+
+int progress_sends()
+{
+    int events = 0;
+    for (auto it = active_sends.begin(); it != active_sends.end();) {
+        Request *s = *it;
+        const std::size_t before = s->scheduled;
+        if (push_data(s)) {
+            it = active_sends.erase(it);
+            ++events;
+        } else {
+            events += s->scheduled != before;
+            ++it;
+        }
+    }
+    return events;
+}
+
+bool matches(const Request *r, int source, int tag)
+{
+    return (r->peer == MPI_ANY_SOURCE || r->peer == source) && (r->tag == MPI_ANY_TAG || r->tag == tag);
+}
+
+/* A receive meets its message: deliver an eager one, answer a rendezvous request. */
+void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char *data)
+{
+    r->matched = true;
+    r->status.MPI_SOURCE = h.source;
+    r->status.MPI_TAG = h.tag;
+    r->msg_bytes = static_cast<std::size_t>(h.length);
+    const std::size_t keep = std::min(r->msg_bytes, r->bytes);
+    status_set_count(&r->status, keep);
+    if (r->msg_bytes > r->bytes) {
+        r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    if (h.type == FragType::Eager) {
+        convertor_unpack(r->rbuf, r->count, *r->type, 0, data, keep);
+        complete(r);
+        return;
+    }
+    r->proc = proc;
+    CtsHeader cts{FragType::Cts, {}, h.sender, reinterpret_cast<uint64_t>(r)};
+    const int rc = send_control(proc, &cts, sizeof cts, nullptr, 0, nullptr);
+    if (rc != TESSERA_SUCCESS) {
+        fail(r, MPI_ERR_OTHER);
+        return;
+    }
+    if (r->msg_bytes == 0) {
+        complete(r);
+    }
+}
+
+void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
+{
+    for (auto it = state->posted.begin(); it != state->posted.end(); ++it) {
+        if (matches(*it, h.source, h.tag)) {
+            Request *r = *it;
+            state->posted.erase(it);
+            deliver(r, h, proc, data);
+            return;
+        }
+    }
+    Unexpected u{h, proc, {}};
+    if (h.type == FragType::Eager) {
+        u.data.assign(data, data + len);
+    }
+    state->unexpected.push_back(std::move(u));
+}
+
+void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
+{
+    CommState *state = state_of(h.context);
+    if (state == nullptr || h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
+        return; /* a communicator this process no longer has: nothing can receive it */
+    }
+    PeerState &peer = state->peers[static_cast<std::size_t>(h.source)];
+    if (h.seq != peer.recv_seq) {
+        peer.held.emplace(h.seq, Held{h, proc, std::vector<char>(data, data + len)});
+        return;
+    }
+    match_or_queue(state, h, proc, data, len);
+    ++peer.recv_seq;
+    for (auto it = peer.held.find(peer.recv_seq); it != peer.held.end(); it = peer.held.find(peer.recv_seq)) {
+        Held held = std::move(it->second);
+        peer.held.erase(it);
+        match_or_queue(state, held.header, held.proc, held.data.data(), held.data.size());
+        ++peer.recv_seq;
+    }
+}
+
+void on_cts(const CtsHeader &h)
+{
+    auto *s = reinterpret_cast<Request *>(h.sender);
+    s->remote = h.receiver;
+    s->matched = true;
+    if (s->bytes == 0) {
+        complete(s);
+        return;
+    }
+    mca_btl_base_stripe_init(&s->stripe, mca_btl_base_peer(s->proc));
+    if (!push_data(s)) {
+        active_sends.push_back(s);
+    }
+}
+
+void on_data(const DataHeader &h, const char *data, std::size_t len)
+{
+    auto *r = reinterpret_cast<Request *>(h.receiver);
+    const auto offset = static_cast<std::size_t>(h.offset);
+    if (offset < r->bytes) {
+        convertor_unpack(r->rbuf, r->count, *r->type, offset, data, std::min(len, r->bytes - offset));
+    }
+    r->delivered += len;
+    if (r->delivered >= r->msg_bytes) {
+        complete(r);
+    }
+}
+
+void on_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, void *)
+{
+    /* The fragment in one piece: most transports hand it over so; gather it when they do not. */
+    thread_local std::vector<char> gathered;
+    const char *bytes;
+    std::size_t len;
+    if (desc->segment_count == 1) {
+        bytes = static_cast<const char *>(desc->segments[0].seg_addr);
+        len = desc->segments[0].seg_len;
+    } else {
+        gathered.clear();
+        for (std::size_t i = 0; i < desc->segment_count; ++i) {
+            const auto *p = static_cast<const char *>(desc->segments[i].seg_addr);
+            gathered.insert(gathered.end(), p, p + desc->segments[i].seg_len);
+        }
+        bytes = gathered.data();
+        len = gathered.size();
+    }
+    if (len == 0) {
+        return;
+    }
+    switch (static_cast<FragType>(bytes[0])) {
+    case FragType::Eager:
+    case FragType::Rts: {
+        MatchHeader h;
+        std::memcpy(&h, bytes, sizeof h);
+        on_match(h, desc->proc, bytes + sizeof h, len - sizeof h);
+        break;
+    }
+    case FragType::Cts: {
+        CtsHeader h;
+        std::memcpy(&h, bytes, sizeof h);
+        on_cts(h);
+        break;
+    }
+    case FragType::Data: {
+        DataHeader h;
+        std::memcpy(&h, bytes, sizeof h);
+        on_data(h, bytes + sizeof h, len - sizeof h);
+        break;
+    }
+    }
+}
+
+void on_peer_error(mca_btl_base_module_t *btl, tessera_proc_t *proc, int, const char *why, void *)
+{
+    /* A rank of MPI_COMM_WORLD is gone: the job cannot go on (fault tolerance is not offered). */
+    std::string who = proc != nullptr ? "rank " + std::to_string(proc->proc_name.rank) : std::string("a peer");
+    raise_on_comm(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI progress",
+                  who + " is unreachable over " + (btl != nullptr && btl->btl_name ? btl->btl_name : "the btl") +
+                      ": " + why);
+}
+
+} // namespace
+
+int register_params()
+{
+    params = Params{};
+    int rc = mca_var_register("pml", "", "eager_limit",
+                              "Largest message (bytes, header included) sent eagerly; larger ones use the "
+                              "rendezvous protocol. 0: each peer's first btl module decides (btl_*_eager_limit)",
+                              MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                              &params.eager_limit);
+    if (rc >= 0) {
+        rc = mca_var_register("pml", "", "pipeline_depth",
+                              "Fragments of one large message the transports may hold at once (striping)",
+                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                              &params.pipeline_depth);
+    }
+    if (rc >= 0) {
+        rc = mca_var_register("mpi", "", "poll_spins",
+                              "Empty progress passes before a waiting process yields the CPU (sched_yield); "
+                              "ranks may outnumber cores",
+                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                              &params.poll_spins);
+    }
+    return rc < 0 ? rc : TESSERA_SUCCESS;
+}
+
+int start_send(Request *r)
+{
+    r->proc = r->comm->procs[static_cast<std::size_t>(r->peer)];
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(r->proc);
+    if (peer == nullptr || peer->count == 0) {
+        return MPI_ERR_OTHER;
+    }
+    r->bytes = r->count * r->type->size;
+    r->complete = false;
+    r->active = true;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    auto *state = static_cast<CommState *>(r->comm->pml);
+    PeerState &ps = state->peers[static_cast<std::size_t>(r->peer)];
+    if (!r->type->contiguous && r->bytes != 0) {
+        r->packed.resize(r->bytes);
+        convertor_pack(r->sbuf, r->count, *r->type, 0, r->packed.data(), r->bytes);
+    }
+    const char *payload = r->type->contiguous ? convertor_contiguous(r->sbuf, *r->type) : r->packed.data();
+    MatchHeader h{};
+    h.context = r->comm->context_id;
+    h.source = r->comm->rank;
+    h.tag = r->tag;
+    h.seq = ps.send_seq++;
+    h.length = r->bytes;
+    const std::size_t limit =
+        std::min(params.eager_limit != 0 ? params.eager_limit : peer->modules[0].btl->btl_eager_limit,
+                 peer->modules[0].btl->btl_max_send_size);
+    if (r->mode != SendMode::Sync && r->bytes + sizeof h <= limit) {
+        h.type = FragType::Eager;
+        r->scheduled = r->bytes;
+        const int rc = send_control(r->proc, &h, sizeof h, payload, r->bytes, r);
+        return rc == TESSERA_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+    }
+    h.type = FragType::Rts;
+    h.sender = reinterpret_cast<uint64_t>(r);
+    r->rendezvous = true;
+    const int rc = send_control(r->proc, &h, sizeof h, nullptr, 0, nullptr);
+    return rc == TESSERA_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+int start_recv(Request *r)
+{
+    r->bytes = r->count * r->type->size;
+    r->complete = false;
+    r->active = true;
+    r->matched = false;
+    r->delivered = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    auto *state = static_cast<CommState *>(r->comm->pml);
+    for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
+        if (matches(r, it->header.source, it->header.tag)) {
+            Unexpected u = std::move(*it);
+            state->unexpected.erase(it);
+            deliver(r, u.header, u.proc, u.data.data());
+            return MPI_SUCCESS;
+        }
+    }
+    state->posted.push_back(r);
+    return MPI_SUCCESS;
+}
+
+int progress()
+{
+    int events = mca_btl_base_progress();
+    if (!pending.empty()) {
+        events += progress_pending();
+    }
+    if (!active_sends.empty()) {
+        events += progress_sends();
+    }
+    return events;
+}
+
+void yield_cpu()
+{
+    sched_yield();
+}
+
+void wait_for(Request *r)
+{
+    wait_until([r] { return r->complete; });
+}
+
+bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
+{
+    auto *state = static_cast<CommState *>(comm->pml);
+    for (const Unexpected &u : state->unexpected) {
+        if ((source == MPI_ANY_SOURCE || source == u.header.source) && (tag == MPI_ANY_TAG || tag == u.header.tag)) {
+            if (status != MPI_STATUS_IGNORE) {
+                status->MPI_SOURCE = u.header.source;
+                status->MPI_TAG = u.header.tag;
+                status->MPI_ERROR = MPI_SUCCESS;
+                status_set_count(status, static_cast<std::size_t>(u.header.length));
+                status_set_cancelled(status, false);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+bool cancel_recv(Request *r)
+{
+    if (r->complete || r->matched) {
+        return false;
+    }
+    auto *state = static_cast<CommState *>(r->comm->pml);
+    auto it = std::find(state->posted.begin(), state->posted.end(), r);
+    if (it == state->posted.end()) {
+        return false;
+    }
+    state->posted.erase(it);
+    r->cancelled = true;
+    status_set_cancelled(&r->status, true);
+    complete(r);
+    return true;
+}
+
+int init()
+{
+    Runtime &rt = runtime();
+    Communicator &world = comm_world();
+    Communicator &self = comm_self();
+    world.procs = rt.world_procs;
+    self.procs = {rt.world_procs[static_cast<std::size_t>(rt.launch.rank)]};
+    attach(world);
+    attach(self);
+    if (mca_btl_base_register_recv(kTag, on_fragment, nullptr) != TESSERA_SUCCESS) {
+        return MPI_ERR_INTERN;
+    }
+    mca_btl_base_register_error(on_peer_error, nullptr);
+    running = true;
+    return MPI_SUCCESS;
+}
+
+void quiesce()
+{
+    if (!running) {
+        return;
+    }
+    wait_until([] { return pending.empty() && active_sends.empty(); });
+}
+
+void finalize()
+{
+    if (!running) {
+        return;
+    }
+    mca_btl_base_register_recv(kTag, nullptr, nullptr);
+    mca_btl_base_register_error(nullptr, nullptr);
+    detach(comm_world());
+    detach(comm_self());
+    states_by_context.clear();
+    running = false;
+}
+
+} // namespace tessera::ompi::pml

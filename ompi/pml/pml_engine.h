@@ -1,0 +1,57 @@
+/*
+ * The matching engine and its protocols (docs/p2p.md): what the MPI functions of p2p_*.cpp call.
+ * Thread level: calls are serialized by the application (MPI_THREAD_SERIALIZED at most).
+ */
+#ifndef TESSERA_OMPI_PML_PML_ENGINE_H
+#define TESSERA_OMPI_PML_PML_ENGINE_H
+
+#include <mpi.h>
+
+#include "ompi/pml/pml_request.h"
+
+namespace tessera::ompi::pml {
+
+/* Parameters (registered by register_params, from ompi_frameworks.cpp). */
+struct Params {
+    std::size_t eager_limit = 0;  /* pml_eager_limit: 0 = the first module's btl_eager_limit */
+    int pipeline_depth = 16;      /* pml_pipeline_depth: fragments of one message the btl may still hold */
+    int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
+};
+extern Params params;
+int register_params();
+
+/* Starts a send (peer is a real rank of r->comm) or posts a receive. Returns an MPI error code. */
+int start_send(Request *r);
+int start_recv(Request *r);
+
+/* One pass over the transports and the engine's pending work; returns how much it did. */
+int progress();
+
+/* Progresses until r is complete (spinning, then yielding the CPU between empty passes). */
+void wait_for(Request *r);
+
+/* Gives the CPU to another process (sched_yield): ranks outnumber cores in tests and CI. */
+void yield_cpu();
+
+/* Progresses until done() holds; for MPI_Waitany/some/all. */
+template <typename Done>
+void wait_until(Done done)
+{
+    int idle = 0;
+    while (!done()) {
+        if (progress() == 0 && ++idle >= params.poll_spins) {
+            idle = 0;
+            yield_cpu();
+        }
+    }
+}
+
+/* A message that matches (source, tag) in comm, without receiving it. */
+bool probe(Communicator *comm, int source, int tag, MPI_Status *status);
+
+/* Cancels a receive not matched yet; false when it is too late (it completes normally). */
+bool cancel_recv(Request *r);
+
+} // namespace tessera::ompi::pml
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * Point-to-point requests: what MPI_Request handles point to (a user request handle is the address of
+ * its object; MPI_REQUEST_NULL is the ABI's small constant). Objects come from a free list, so a
+ * message costs no allocation once the list is warm. The status keeps the received byte count in
+ * MPI_internal[0..1] and the cancelled flag in MPI_internal[2].
+ */
+#ifndef TESSERA_OMPI_PML_PML_REQUEST_H
+#define TESSERA_OMPI_PML_PML_REQUEST_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <mpi.h>
+
+#include "frameworks/btl/base/base.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/datatype.h"
+
+namespace tessera::ompi::pml {
+
+enum class Kind : uint8_t { Send, Recv };
+enum class SendMode : uint8_t { Standard, Sync, Ready };
+
+struct Request {
+    Kind kind = Kind::Send;
+    SendMode mode = SendMode::Standard;
+    bool complete = true;
+    bool active = false;     /* started and not yet waited for (persistent requests go inactive) */
+    bool persistent = false;
+    bool freed = false;      /* MPI_Request_free called while active: released on completion */
+    bool matched = false;    /* receive: matched to a message; send: the receiver answered (CTS) */
+    bool cancelled = false;
+    bool rendezvous = false; /* send: RTS/CTS, data fragments striped */
+
+    /* The operation. */
+    const void *sbuf = nullptr;
+    void *rbuf = nullptr;
+    std::size_t count = 0;
+    const Datatype *type = nullptr;
+    std::size_t bytes = 0;   /* packed size: count * type->size (send), capacity (receive) */
+    Communicator *comm = nullptr;
+    int peer = 0;            /* destination, or source (may be MPI_ANY_SOURCE) */
+    int tag = 0;             /* may be MPI_ANY_TAG for a receive */
+    MPI_Status status{};
+
+    /* Protocol state. */
+    tessera_proc_t *proc = nullptr;
+    uint64_t remote = 0;     /* the peer's request id (send: the receiver's, from the CTS) */
+    std::size_t msg_bytes = 0; /* receive: the matched message's length */
+    std::size_t scheduled = 0; /* send: bytes handed to the btl */
+    std::size_t delivered = 0; /* receive: bytes unpacked */
+    int in_flight = 0;         /* send: fragments the btl still reads */
+    mca_btl_base_stripe_t stripe{};
+    std::vector<char> packed;  /* send of a non-contiguous type: the packed message */
+
+    Request *next = nullptr;   /* free list and engine lists */
+};
+
+Request *request_alloc();
+/* Back to the free list (never for MPI_REQUEST_NULL). */
+void request_release(Request *r);
+
+inline MPI_Request to_handle(Request *r)
+{
+    return reinterpret_cast<MPI_Request>(r);
+}
+/* The object of a user request handle (nullptr for MPI_REQUEST_NULL). */
+inline Request *from_handle(MPI_Request h)
+{
+    return h == MPI_REQUEST_NULL ? nullptr : reinterpret_cast<Request *>(h);
+}
+
+/* Status fields of the engine. */
+void status_set_count(MPI_Status *s, std::size_t bytes);
+std::size_t status_count(const MPI_Status *s);
+void status_set_cancelled(MPI_Status *s, bool cancelled);
+bool status_cancelled(const MPI_Status *s);
+/* The status of a request that finished nothing (MPI_PROC_NULL, inactive persistent request). */
+void status_empty(MPI_Status *s);
+
+} // namespace tessera::ompi::pml
+
+#endif
