@@ -48,8 +48,38 @@ struct PeerState {
     std::map<uint32_t, Held> held;
 };
 
+/* Posted receives in posting order: an intrusive list through the requests, so posting a receive
+ * allocates nothing. */
+struct PostedQueue {
+    Request *head = nullptr;
+    Request *tail = nullptr;
+
+    void push_back(Request *r)
+    {
+        r->next = nullptr;
+        r->prev = tail;
+        (tail != nullptr ? tail->next : head) = r;
+        tail = r;
+    }
+    void erase(Request *r)
+    {
+        (r->prev != nullptr ? r->prev->next : head) = r->next;
+        (r->next != nullptr ? r->next->prev : tail) = r->prev;
+        r->next = r->prev = nullptr;
+    }
+    bool contains(const Request *r) const
+    {
+        for (const Request *p = head; p != nullptr; p = p->next) {
+            if (p == r) {
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
 struct CommState {
-    std::list<Request *> posted;
+    PostedQueue posted;
     std::list<Unexpected> unexpected;
     std::vector<PeerState> peers;
 };
@@ -276,10 +306,9 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
 
 void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
-    for (auto it = state->posted.begin(); it != state->posted.end(); ++it) {
-        if (matches(*it, h.source, h.tag)) {
-            Request *r = *it;
-            state->posted.erase(it);
+    for (Request *r = state->posted.head; r != nullptr; r = r->next) {
+        if (matches(r, h.source, h.tag)) {
+            state->posted.erase(r);
             deliver(r, h, proc, data);
             return;
         }
@@ -526,11 +555,10 @@ bool cancel_recv(Request *r)
         return false;
     }
     auto *state = static_cast<CommState *>(r->comm->pml);
-    auto it = std::find(state->posted.begin(), state->posted.end(), r);
-    if (it == state->posted.end()) {
+    if (!state->posted.contains(r)) {
         return false;
     }
-    state->posted.erase(it);
+    state->posted.erase(r);
     r->cancelled = true;
     status_set_cancelled(&r->status, true);
     complete(r);

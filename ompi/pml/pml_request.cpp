@@ -13,16 +13,27 @@ Request *free_list = nullptr;
 Request *request_alloc()
 {
     Request *r = free_list;
-    if (r != nullptr) {
-        free_list = r->next;
-        std::vector<char> keep;
-        keep.swap(r->packed); /* keep the capacity of a reused pack buffer */
-        *r = Request{};
-        r->packed.swap(keep);
-        r->packed.clear();
-        return r;
+    if (r == nullptr) {
+        return new Request{};
     }
-    return new Request{};
+    free_list = r->next;
+    /* Field by field: the pack buffer keeps its capacity, and nothing is zeroed twice. */
+    r->mode = SendMode::Standard;
+    r->complete = true;
+    r->active = r->persistent = r->freed = r->matched = r->cancelled = r->rendezvous = false;
+    r->sbuf = nullptr;
+    r->rbuf = nullptr;
+    r->count = r->bytes = r->msg_bytes = r->scheduled = r->delivered = 0;
+    r->type = nullptr;
+    r->comm = nullptr;
+    r->peer = r->tag = 0;
+    r->status = MPI_Status{};
+    r->proc = nullptr;
+    r->remote = 0;
+    r->in_flight = 0;
+    r->packed.clear();
+    r->next = r->prev = nullptr;
+    return r;
 }
 
 void request_release(Request *r)

@@ -54,7 +54,8 @@ struct Request {
     mca_btl_base_stripe_t stripe{};
     std::vector<char> packed;  /* send of a non-contiguous type: the packed message */
 
-    Request *next = nullptr;   /* free list and engine lists */
+    Request *next = nullptr;   /* free list, posted queue */
+    Request *prev = nullptr;   /* posted queue */
 };
 
 Request *request_alloc();

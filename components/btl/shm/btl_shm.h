@@ -30,17 +30,23 @@ struct Params {
 };
 extern Params params;
 
+/* A slot is published by its sequence number: the sender fills it and then stores seq = n + 1 for the
+ * n-th fragment of the ring (release); the receiver waits for exactly that value (acquire). The signal
+ * and a small fragment (pml header + 8 bytes) share one cache line, so a short message crosses cores
+ * as one line. */
 struct Slot {
+    std::atomic<uint64_t> seq;
     uint32_t length;
     uint8_t tag;
-    uint8_t reserved[11];
+    uint8_t reserved[3];
     /* followed by the payload (max_send_size bytes) */
 };
 
 struct alignas(64) Ring {
-    std::atomic<uint64_t> head; /* written by the sender */
+    std::atomic<uint64_t> head; /* fragments sent; touched by the sender only */
     char pad0[64 - sizeof(std::atomic<uint64_t>)];
-    std::atomic<uint64_t> tail; /* written by the receiver */
+    std::atomic<uint64_t> tail; /* fragments consumed; written by the receiver, read by the sender only
+                                 * when its cached copy says the ring is full */
     char pad1[64 - sizeof(std::atomic<uint64_t>)];
     /* followed by fifo_depth slots */
 };

@@ -12,7 +12,8 @@ namespace {
 struct ShmEndpoint {
     tessera_proc_t *proc;
     uint32_t local_rank;
-    Ring *out; /* this process -> the peer */
+    Ring *out;            /* this process -> the peer */
+    uint64_t tail_seen;   /* the out ring's tail when last read */
 };
 
 struct State {
@@ -49,8 +50,12 @@ int send(mca_btl_base_module_t *, mca_btl_base_endpoint_t *endpoint, mca_btl_bas
     }
     Ring *r = e->out;
     const uint64_t head = r->head.load(std::memory_order_relaxed);
-    if (head - r->tail.load(std::memory_order_acquire) >= state->segment->header()->fifo_depth) {
-        return TESSERA_ERR_OUT_OF_RESOURCE;
+    const uint64_t depth = state->segment->header()->fifo_depth;
+    if (head - e->tail_seen >= depth) {
+        e->tail_seen = r->tail.load(std::memory_order_acquire);
+        if (head - e->tail_seen >= depth) {
+            return TESSERA_ERR_OUT_OF_RESOURCE;
+        }
     }
     Slot *s = state->segment->slot(r, head);
     auto *payload = reinterpret_cast<char *>(s + 1);
@@ -60,7 +65,8 @@ int send(mca_btl_base_module_t *, mca_btl_base_endpoint_t *endpoint, mca_btl_bas
     }
     s->length = static_cast<uint32_t>(total);
     s->tag = tag;
-    r->head.store(head + 1, std::memory_order_release);
+    s->seq.store(head + 1, std::memory_order_release);
+    r->head.store(head + 1, std::memory_order_relaxed);
     return MCA_BTL_SEND_COMPLETE;
 }
 
@@ -70,9 +76,11 @@ int progress(mca_btl_base_module_t *btl)
     for (size_t i = 0; i < state->incoming.size(); ++i) {
         Ring *r = state->incoming[i];
         uint64_t tail = r->tail.load(std::memory_order_relaxed);
-        const uint64_t head = r->head.load(std::memory_order_acquire);
-        while (tail != head) {
+        for (;;) {
             const Slot *s = state->segment->slot(r, tail);
+            if (s->seq.load(std::memory_order_acquire) != tail + 1) {
+                break;
+            }
             const mca_btl_base_segment_t segment{s + 1, s->length};
             ShmEndpoint *from = state->incoming_from[i];
             const mca_btl_base_recv_desc_t desc{reinterpret_cast<mca_btl_base_endpoint_t *>(from), from->proc,
@@ -109,7 +117,7 @@ int add_procs(mca_btl_base_module_t *, size_t nprocs, tessera_proc_t *const *pro
         }
         auto &slot = state->by_local_rank[peer];
         if (!slot) {
-            slot = std::make_unique<ShmEndpoint>(ShmEndpoint{p, peer, state->segment->ring(state->me, peer)});
+            slot = std::make_unique<ShmEndpoint>(ShmEndpoint{p, peer, state->segment->ring(state->me, peer), 0});
             state->incoming.push_back(state->segment->ring(peer, state->me));
             state->incoming_from.push_back(slot.get());
         }

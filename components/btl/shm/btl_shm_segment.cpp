@@ -69,6 +69,9 @@ bool Segment::create(const std::string &name, uint32_t local_size, std::string *
             Ring *r = ring(from, to);
             new (&r->head) std::atomic<uint64_t>(0);
             new (&r->tail) std::atomic<uint64_t>(0);
+            for (uint64_t i = 0; i < params.fifo_depth; ++i) {
+                new (&slot(r, i)->seq) std::atomic<uint64_t>(0);
+            }
         }
     }
     return true;

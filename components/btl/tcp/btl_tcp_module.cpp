@@ -24,6 +24,8 @@ namespace tessera::ompi::btl_tcp {
 namespace {
 
 constexpr uint32_t kMagic = 0x54435031; /* "TCP1" */
+constexpr std::size_t kDirectReads = 4;
+constexpr unsigned kAcceptEvery = 64;
 
 struct Hello {
     uint32_t magic;
@@ -63,6 +65,7 @@ struct Link {
     std::map<uint32_t, std::unique_ptr<Endpoint>> by_rank;
     std::map<int, Incoming> incoming;
     std::vector<Endpoint *> flushing; /* endpoints with a queue */
+    unsigned passes = 0;
 };
 
 /* Plain pointers: the framework may be closed by an exit handler after this DSO's statics are gone. */
@@ -243,6 +246,7 @@ int read_incoming(Link *l, int fd)
         if (n < 0) {
             break;
         }
+        const bool drained = static_cast<std::size_t>(n) < in.buf.size() - in.have; /* a short read: nothing more now */
         in.have += static_cast<std::size_t>(n);
         std::size_t at = 0;
         if (in.from == nullptr) {
@@ -279,6 +283,9 @@ int read_incoming(Link *l, int fd)
             std::memmove(in.buf.data(), in.buf.data() + at, in.have - at);
             in.have -= at;
         }
+        if (drained) {
+            break;
+        }
     }
     return events;
 }
@@ -299,6 +306,20 @@ int progress(mca_btl_base_module_t *m)
         } else {
             ++i;
         }
+    }
+    /* With few connections, reading each one directly costs one system call per connection and pass,
+     * where epoll costs one more before any read; new connections are still looked for through epoll,
+     * every kAcceptEvery passes. */
+    if (l->incoming.size() <= kDirectReads && ++l->passes % kAcceptEvery != 0 && !l->incoming.empty()) {
+        int fds[kDirectReads];
+        std::size_t count = 0;
+        for (const auto &entry : l->incoming) {
+            fds[count++] = entry.first;
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            events += read_incoming(l, fds[i]);
+        }
+        return events;
     }
     epoll_event ev[16];
     const int n = epoll_wait(l->epfd, ev, 16, 0);

@@ -1,0 +1,176 @@
+/* Unexpected messages, probes, cancellation, persistent requests, statuses and errors:
+ *   - rank 0 sends argv[1] (default 100,000) small messages before rank 1 posts any receive for them
+ *     (rank 1 waits for a "go" message sent last, progressing all the while), then rank 1 probes and
+ *     receives them all in order;
+ *   - Probe/Iprobe, Get_count/Get_elements (also of a pair type), MPI_PROC_NULL everywhere;
+ *   - a receive cancelled before any message matches it; a send "cancelled" completes normally;
+ *   - persistent send/receive requests started many times (Start, Startall);
+ *   - truncation: MPI_ERR_TRUNCATE, nothing written past the buffer;
+ *   - argument errors under MPI_ERRORS_RETURN, each with its error class and a non-empty string. */
+#include "p2p_check.h"
+
+#include <string.h>
+
+static int error_class(int rc)
+{
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+static void expect_error(int rc, int cls, const char *what)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    CHECK(error_class(rc) == cls, "%s: class %d, expected %d", what, error_class(rc), cls);
+    MPI_Error_string(rc, text, &len);
+    CHECK(len > 0, "%s: empty error string", what);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const long count = argc > 1 ? atol(argv[1]) : 100000;
+    CHECK(size >= 2, "needs two ranks");
+    MPI_Status st;
+
+    /* Unexpected messages. */
+    if (rank == 0) {
+        for (long i = 0; i < count; ++i) {
+            MPI_Send(&i, 1, MPI_LONG, 1, 3, MPI_COMM_WORLD);
+        }
+        MPI_Send(NULL, 0, MPI_BYTE, 1, 4, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Recv(NULL, 0, MPI_BYTE, 0, 4, MPI_COMM_WORLD, &st);
+        int flag = 0, n = -1;
+        MPI_Iprobe(0, 3, MPI_COMM_WORLD, &flag, &st);
+        MPI_Get_count(&st, MPI_LONG, &n);
+        CHECK(flag && st.MPI_SOURCE == 0 && st.MPI_TAG == 3 && n == 1, "Iprobe: flag %d count %d", flag, n);
+        for (long i = 0; i < count; ++i) {
+            long v = -1;
+            if (i % 1000 == 0) {
+                MPI_Probe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &st);
+                CHECK(st.MPI_SOURCE == 0, "Probe source %d", st.MPI_SOURCE);
+            }
+            MPI_Recv(&v, 1, MPI_LONG, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(v == i, "unexpected message %ld carries %ld", i, v);
+        }
+    }
+    p2p_barrier();
+
+    /* Counts and elements, also of MPI_DOUBLE_INT. */
+    if (rank == 0) {
+        struct {
+            double d;
+            int i;
+        } pairs[3] = {{1.5, 1}, {2.5, 2}, {3.5, 3}};
+        MPI_Send(pairs, 3, MPI_DOUBLE_INT, 1, 20, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        struct {
+            double d;
+            int i;
+        } pairs[4];
+        memset(pairs, 0, sizeof pairs);
+        int n = -1, elements = -1;
+        MPI_Recv(pairs, 4, MPI_DOUBLE_INT, 0, 20, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_DOUBLE_INT, &n);
+        MPI_Get_elements(&st, MPI_DOUBLE_INT, &elements);
+        CHECK(n == 3 && elements == 6, "MPI_DOUBLE_INT: count %d elements %d", n, elements);
+        CHECK(pairs[2].d == 3.5 && pairs[2].i == 3 && pairs[3].i == 0, "MPI_DOUBLE_INT values");
+        MPI_Get_count(&st, MPI_INT, &n);
+        CHECK(n == MPI_UNDEFINED || n == 9, "count in MPI_INT of 36 bytes: %d", n);
+    }
+
+    /* MPI_PROC_NULL. */
+    int dummy = 5;
+    MPI_Send(&dummy, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+    MPI_Recv(&dummy, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
+    int n = -1;
+    MPI_Get_count(&st, MPI_INT, &n);
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && n == 0 && dummy == 5,
+          "receive from MPI_PROC_NULL: source %d tag %d count %d", st.MPI_SOURCE, st.MPI_TAG, n);
+
+    /* Cancel. */
+    MPI_Request rq;
+    int cancelled = 0;
+    MPI_Irecv(&dummy, 1, MPI_INT, MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &rq);
+    MPI_Cancel(&rq);
+    MPI_Wait(&rq, &st);
+    MPI_Test_cancelled(&st, &cancelled);
+    CHECK(cancelled, "an unmatched receive is cancelled");
+    const int peer = (rank + 1) % size, from = (rank + size - 1) % size;
+    MPI_Isend(&rank, 1, MPI_INT, peer, 21, MPI_COMM_WORLD, &rq);
+    MPI_Cancel(&rq);
+    MPI_Wait(&rq, &st);
+    MPI_Test_cancelled(&st, &cancelled);
+    int got = -1;
+    if (!cancelled) {
+        MPI_Recv(&got, 1, MPI_INT, from, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(got == from, "a send that was not cancelled arrives");
+    }
+
+    /* Persistent requests. */
+    int out = 0, in = -1;
+    MPI_Request pr[2];
+    MPI_Recv_init(&in, 1, MPI_INT, from, 22, MPI_COMM_WORLD, &pr[0]);
+    MPI_Send_init(&out, 1, MPI_INT, peer, 22, MPI_COMM_WORLD, &pr[1]);
+    for (int round = 0; round < 50; ++round) {
+        out = rank * 1000 + round;
+        if (round % 2 == 0) {
+            MPI_Startall(2, pr);
+        } else {
+            MPI_Start(&pr[0]);
+            MPI_Start(&pr[1]);
+        }
+        MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
+        CHECK(in == from * 1000 + round, "persistent round %d got %d", round, in);
+    }
+    MPI_Request_free(&pr[0]);
+    MPI_Request_free(&pr[1]);
+    CHECK(pr[0] == MPI_REQUEST_NULL, "Request_free sets MPI_REQUEST_NULL");
+
+    /* Request_get_status does not free. */
+    MPI_Irecv(&in, 1, MPI_INT, from, 23, MPI_COMM_WORLD, &rq);
+    MPI_Send(&rank, 1, MPI_INT, peer, 23, MPI_COMM_WORLD);
+    int flag = 0;
+    while (!flag) {
+        MPI_Request_get_status(rq, &flag, &st);
+    }
+    CHECK(rq != MPI_REQUEST_NULL && st.MPI_SOURCE == from, "Request_get_status keeps the request");
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    CHECK(rq == MPI_REQUEST_NULL, "Wait frees it");
+
+    /* Truncation and argument errors. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int big[16], small[4] = {0, 0, 0, 0}, guard[2] = {77, 77};
+    (void)guard;
+    for (int i = 0; i < 16; ++i) {
+        big[i] = i;
+    }
+    MPI_Send(big, 16, MPI_INT, peer, 24, MPI_COMM_WORLD);
+    struct {
+        int data[2];
+        int after[2];
+    } target = {{0, 0}, {77, 77}};
+    int rc = MPI_Recv(target.data, 2, MPI_INT, from, 24, MPI_COMM_WORLD, &st);
+    expect_error(rc, MPI_ERR_TRUNCATE, "a receive shorter than the message");
+    CHECK(target.data[1] == 1 && target.after[0] == 77 && target.after[1] == 77, "truncation wrote past the buffer");
+    (void)small;
+    expect_error(MPI_Send(&dummy, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "a rank past the size");
+    expect_error(MPI_Send(&dummy, 1, MPI_INT, 0, -4, MPI_COMM_WORLD), MPI_ERR_TAG, "a negative tag");
+    expect_error(MPI_Send(&dummy, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "a negative count");
+    expect_error(MPI_Send(&dummy, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM, "MPI_COMM_NULL");
+    expect_error(MPI_Send(&dummy, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
+    expect_error(MPI_Send(NULL, 3, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER, "a NULL buffer");
+    expect_error(MPI_Recv(&dummy, 1, MPI_INT, -7, 0, MPI_COMM_WORLD, &st), MPI_ERR_RANK, "source -7");
+
+    p2p_barrier();
+    if (rank == 0) {
+        printf("p2p_unexpected: %ld unexpected messages, probes, cancel, persistent, truncation, errors: ok\n", count);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Point-to-point benchmarks side by side: Tessera, Open MPI and MPICH in one session.
+
+latency.c (ping-pong) and bandwidth.c (windowed streaming) are built with build/bin/mpicc,
+mpicc.openmpi and mpicc.mpich; every variant runs 2 ranks bound to separate cores, round after round
+(A B C ... A B C ...), with the anchors measured in the same rounds: memcpy of 4 MiB (memcpy_bw.c) for
+shared memory, a raw C TCP ping-pong (raw_socket_pingpong.c) for tcp. The table gives medians, the
+spread (min-max), ratios, and the issue's targets (PASS/MISS):
+  shm 8 B latency <= Open MPI's and MPICH's;  shm 4 MiB bandwidth >= 0.8 x memcpy 4 MiB;
+  tcp 8 B latency <= 1.2 x raw socket;         tcp 4 MiB bandwidth with 2 links >= with 1 link.
+
+usage: tools/bench/p2p/p2p_bench.py [--build build] [--rounds 5] [--quick] [--tessera-only]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MiB4 = 4 << 20
+
+
+def run(cmd, env, timeout=600):
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.decode()[-600:]}")
+    out = {}
+    for line in p.stdout.decode().splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            out[(parts[0], int(parts[1]))] = float(parts[2])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build", help="Tessera build (or install) tree")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="one round, Tessera only: checks the programs run")
+    ap.add_argument("--tessera-only", action="store_true")
+    args = ap.parse_args()
+    rounds = 1 if args.quick else args.rounds
+    only_tessera = args.quick or args.tessera_only
+    tbin = os.path.abspath(os.path.join(args.build, "bin"))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl_base_warn_component_unused="0")
+    work = tempfile.mkdtemp(prefix="tessera-p2p-bench-")
+    try:
+        cc = {"Tessera": os.path.join(tbin, "mpicc")}
+        if not only_tessera:
+            for name, c, l in (("Open MPI", "mpicc.openmpi", "mpirun.openmpi"), ("MPICH", "mpicc.mpich", "mpirun.mpich")):
+                if shutil.which(c) and shutil.which(l):
+                    cc[name] = c
+                else:
+                    print(f"({name} not installed: skipped)")
+        exe = {}
+        for name, compiler in cc.items():
+            tag = name.replace(" ", "").lower()
+            for prog in ("latency", "bandwidth"):
+                out = f"{work}/{prog}_{tag}"
+                subprocess.run([compiler, "-O2", "-o", out, os.path.join(HERE, f"{prog}.c")], check=True, env=env,
+                               stderr=subprocess.DEVNULL)
+                exe[(name, prog)] = out
+        for prog in ("memcpy_bw", "raw_socket_pingpong"):
+            subprocess.run(["cc", "-O2", "-o", f"{work}/{prog}", os.path.join(HERE, f"{prog}.c")], check=True)
+
+        tess = [os.path.join(tbin, "mpirun"), "-np", "2", "--bind-to", "core"]
+        ompi = ["mpirun.openmpi", "-np", "2", "--bind-to", "core"]
+        mpich = ["mpirun.mpich", "-np", "2", "-bind-to", "core"]
+        # (figure row, transport, runtime, launcher prefix, extra env)
+        variants = [("shm", "Tessera", tess + ["--mca", "btl", "self,shm"], {}),
+                    ("tcp", "Tessera", tess + ["--mca", "btl", "self,tcp"], {}),
+                    ("tcp2", "Tessera", tess + ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_links", "2"], {})]
+        if "Open MPI" in cc:
+            variants += [("shm", "Open MPI", ompi + ["--mca", "btl", "self,vader"], {}),
+                         ("tcp", "Open MPI", ompi + ["--mca", "pml", "ob1", "--mca", "btl", "self,tcp"], {})]
+        if "MPICH" in cc:
+            variants += [("shm", "MPICH", mpich, {}),
+                         ("tcp", "MPICH", mpich, {"UCX_TLS": "self,tcp"})]
+        results = {}
+        failed = set()
+        for rnd in range(rounds):
+            for row, name, launcher, extra in variants:
+                key = (row, name)
+                if key in failed:
+                    continue
+                e = dict(env, **extra)
+                try:
+                    lat = run(launcher + [exe[(name, "latency")], "8"], e)
+                    bw = run(launcher + [exe[(name, "bandwidth")], str(MiB4)], e)
+                    results.setdefault(key, []).append((lat[("latency_us", 8)], bw[("bandwidth_gbs", MiB4)]))
+                except (RuntimeError, subprocess.TimeoutExpired, KeyError) as err:
+                    print(f"{name} {row}: failed: {err}", file=sys.stderr)
+                    failed.add(key)
+            mc = run(["taskset", "-c", "0", f"{work}/memcpy_bw", str(MiB4)], env)
+            raw = run(["taskset", "-c", "0,1", f"{work}/raw_socket_pingpong"], env)
+            results.setdefault(("anchor", "memcpy"), []).append((0.0, mc[("memcpy_gbs", MiB4)]))
+            results.setdefault(("anchor", "raw"), []).append((raw[("raw_tcp_latency_us", 8)], 0.0))
+            print(f"round {rnd + 1}/{rounds} done", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    def med(key, i):
+        v = [x[i] for x in results.get(key, [])]
+        return statistics.median(v) if v else None
+
+    def spread(key, i):
+        v = [x[i] for x in results.get(key, [])]
+        return f"[{min(v):.3g}-{max(v):.3g}]" if v else ""
+
+    memcpy = med(("anchor", "memcpy"), 1)
+    raw = med(("anchor", "raw"), 0)
+    print(f"\nMedians over {rounds} interleaved rounds (min-max), 2 ranks bound to cores. Anchors: memcpy 4 MiB "
+          f"{memcpy:.2f} GB/s {spread(('anchor', 'memcpy'), 1)}; raw TCP ping-pong 8 B {raw:.2f} us "
+          f"{spread(('anchor', 'raw'), 0)}.")
+    print("| transport | runtime | 8 B latency (us) | 4 MiB bandwidth (GB/s) |")
+    print("|---|---|---|---|")
+    for row, name, _, _ in variants:
+        key = (row, name)
+        if key in failed or key not in results:
+            print(f"| {row} | {name} | failed | failed |")
+            continue
+        print(f"| {row} | {name} | {med(key, 0):.3f} {spread(key, 0)} | {med(key, 1):.2f} {spread(key, 1)} |")
+
+    def target(text, ok):
+        print(f"{'PASS' if ok else 'MISS'}: {text}")
+
+    t_shm = med(("shm", "Tessera"), 0)
+    if t_shm is not None:
+        for other in ("Open MPI", "MPICH"):
+            o = med(("shm", other), 0)
+            if o is not None:
+                target(f"shm 8 B latency {t_shm:.3f} us <= {other}'s {o:.3f} us (ratio {t_shm / o:.2f})", t_shm <= o)
+        bw = med(("shm", "Tessera"), 1)
+        target(f"shm 4 MiB bandwidth {bw:.2f} GB/s >= 0.8 x memcpy {memcpy:.2f} GB/s (ratio {bw / memcpy:.2f})",
+               bw >= 0.8 * memcpy)
+    t_tcp = med(("tcp", "Tessera"), 0)
+    if t_tcp is not None:
+        target(f"tcp 8 B latency {t_tcp:.2f} us <= 1.2 x raw socket {raw:.2f} us (ratio {t_tcp / raw:.2f})",
+               t_tcp <= 1.2 * raw)
+        b1, b2 = med(("tcp", "Tessera"), 1), med(("tcp2", "Tessera"), 1)
+        if b2 is not None:
+            target(f"tcp 4 MiB bandwidth with 2 links {b2:.2f} GB/s >= 1 link {b1:.2f} GB/s (ratio {b2 / b1:.2f})",
+                   b2 >= b1)
+    return 1 if any(k[1] == "Tessera" for k in failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
