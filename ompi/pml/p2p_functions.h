@@ -27,6 +27,23 @@ int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
 int probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 
+int isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                      MPI_Comm comm, MPI_Request *request);
+
+/* p2p_matched.cpp */
+int improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+
+/* p2p_buffered.cpp */
+int buffer_attach(void *buffer, int size);
+int buffer_detach(void *buffer_addr, int *size);
+int bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+
 /* p2p_completion.cpp */
 int start(MPI_Request *request);
 int startall(int count, MPI_Request array_of_requests[]);

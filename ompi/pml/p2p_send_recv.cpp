@@ -251,6 +251,70 @@ int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
     return sendrecv(copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
 }
 
+namespace {
+
+/* MPI_Isendrecv: a compound request over a receive and a send, made before either starts so that
+ * neither can complete the compound early. */
+int start_sendrecv(const char *function, const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, std::vector<char> *copy, MPI_Request *request)
+{
+    Request *rr = nullptr, *sr = nullptr;
+    *request = MPI_REQUEST_NULL;
+    if (int rc = make_recv(function, recvbuf, recvcount, recvtype, source, recvtag, comm, true, &rr); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (int rc = make_send(function, sendbuf, sendcount, sendtype, dest, sendtag, comm, pml::SendMode::Standard, true, &sr);
+        rc != MPI_SUCCESS) {
+        pml::request_release(rr);
+        return rc;
+    }
+    Request *parent = pml::request_alloc();
+    parent->kind = pml::Kind::Recv;
+    parent->comm = rr->comm;
+    parent->status = rr->status; /* MPI_PROC_NULL's, should the receive be one */
+    parent->active = true;
+    if (copy != nullptr) {
+        parent->packed.swap(*copy); /* the outgoing copy of MPI_Isendrecv_replace lives with the request */
+        sr->sbuf = parent->packed.data();
+    }
+    for (Request *child : {rr, sr}) {
+        child->persistent = false;
+        if (child->peer == MPI_PROC_NULL) {
+            pml::request_release(child);
+        } else {
+            pml::adopt(parent, child);
+        }
+    }
+    if (rr->peer != MPI_PROC_NULL) {
+        pml::start_recv(rr);
+    }
+    if (sr->peer != MPI_PROC_NULL && pml::start_send(sr) != MPI_SUCCESS) {
+        pml::fail_request(sr, MPI_ERR_OTHER);
+    }
+    *request = pml::to_handle(parent);
+    return MPI_SUCCESS;
+}
+
+} // namespace
+
+int isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return start_sendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                          source, recvtag, comm, nullptr, request);
+}
+
+int isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    const Datatype *type = datatype_lookup(datatype);
+    const std::size_t span = type != nullptr && count > 0 ? static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent) : 0;
+    std::vector<char> copy(static_cast<const char *>(buf), static_cast<const char *>(buf) + (buf != nullptr ? span : 0));
+    return start_sendrecv("MPI_Isendrecv_replace", copy.data(), count, datatype, dest, sendtag, buf, count, datatype,
+                          source, recvtag, comm, &copy, request);
+}
+
 int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     pml::Checked c;

@@ -127,6 +127,25 @@ void detach(Communicator &comm)
 void complete(Request *r)
 {
     r->complete = true;
+    Request *parent = r->parent;
+    if (parent != nullptr) {
+        /* A child of a compound request: the receive's status is the parent's; a failed send shows
+         * as the parent's error when the receive succeeded. */
+        if (r->kind == Kind::Recv) {
+            const int error = parent->status.MPI_ERROR;
+            parent->status = r->status;
+            if (r->status.MPI_ERROR == MPI_SUCCESS && error != MPI_SUCCESS) {
+                parent->status.MPI_ERROR = error;
+            }
+        } else if (r->status.MPI_ERROR != MPI_SUCCESS) {
+            parent->status.MPI_ERROR = r->status.MPI_ERROR;
+        }
+        request_release(r);
+        if (--parent->children == 0) {
+            complete(parent);
+        }
+        return;
+    }
     if (r->freed) {
         r->active = false;
         request_release(r);
@@ -563,6 +582,53 @@ bool cancel_recv(Request *r)
     status_set_cancelled(&r->status, true);
     complete(r);
     return true;
+}
+
+struct Message {
+    Unexpected message;
+};
+
+Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
+{
+    auto *state = static_cast<CommState *>(comm->pml);
+    for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
+        if ((source == MPI_ANY_SOURCE || source == it->header.source) && (tag == MPI_ANY_TAG || tag == it->header.tag)) {
+            if (status != MPI_STATUS_IGNORE) {
+                status->MPI_SOURCE = it->header.source;
+                status->MPI_TAG = it->header.tag;
+                status->MPI_ERROR = MPI_SUCCESS;
+                status_set_count(status, static_cast<std::size_t>(it->header.length));
+                status_set_cancelled(status, false);
+            }
+            auto *m = new Message{std::move(*it)};
+            state->unexpected.erase(it);
+            return m;
+        }
+    }
+    return nullptr;
+}
+
+void start_mrecv(Request *r, Message *m)
+{
+    r->bytes = r->count * r->type->size;
+    r->complete = false;
+    r->active = true;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    deliver(r, m->message.header, m->message.proc, m->message.data.data());
+    delete m;
+}
+
+void fail_request(Request *r, int code)
+{
+    fail(r, code);
+}
+
+void adopt(Request *parent, Request *child)
+{
+    child->parent = parent;
+    ++parent->children;
+    parent->complete = false;
+    parent->active = true;
 }
 
 int init()

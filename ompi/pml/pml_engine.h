@@ -52,6 +52,20 @@ bool probe(Communicator *comm, int source, int tag, MPI_Status *status);
 /* Cancels a receive not matched yet; false when it is too late (it completes normally). */
 bool cancel_recv(Request *r);
 
+/* A message taken out of matching by MPI_Mprobe/MPI_Improbe (MPI_Message is its address), received
+ * later by MPI_Mrecv/MPI_Imrecv. */
+struct Message;
+Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status);
+/* Receives the message into r (a receive request made but not started); frees the message. */
+void start_mrecv(Request *r, Message *message);
+
+/* r completes when its children do (MPI_Isendrecv: a send and a receive); r's status is the
+ * receive's. */
+void adopt(Request *parent, Request *child);
+
+/* Completes r with an error (and its compound parent, if any). */
+void fail_request(Request *r, int code);
+
 } // namespace tessera::ompi::pml
 
 #endif

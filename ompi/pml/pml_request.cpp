@@ -32,6 +32,8 @@ Request *request_alloc()
     r->remote = 0;
     r->in_flight = 0;
     r->packed.clear();
+    r->parent = nullptr;
+    r->children = 0;
     r->next = r->prev = nullptr;
     return r;
 }

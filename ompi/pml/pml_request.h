@@ -54,6 +54,8 @@ struct Request {
     mca_btl_base_stripe_t stripe{};
     std::vector<char> packed;  /* send of a non-contiguous type: the packed message */
 
+    Request *parent = nullptr; /* a compound request (MPI_Isendrecv) this one completes into */
+    int children = 0;          /* compound: children still running */
     Request *next = nullptr;   /* free list, posted queue */
     Request *prev = nullptr;   /* posted queue */
 };

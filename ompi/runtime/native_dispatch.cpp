@@ -47,6 +47,16 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Recv_init = native::recv_init;
     t->Sendrecv = native::sendrecv;
     t->Sendrecv_replace = native::sendrecv_replace;
+    t->Isendrecv = native::isendrecv;
+    t->Isendrecv_replace = native::isendrecv_replace;
+    t->Mprobe = native::mprobe;
+    t->Improbe = native::improbe;
+    t->Mrecv = native::mrecv;
+    t->Imrecv = native::imrecv;
+    t->Buffer_attach = native::buffer_attach;
+    t->Buffer_detach = native::buffer_detach;
+    t->Bsend = native::bsend;
+    t->Ibsend = native::ibsend;
     t->Probe = native::probe;
     t->Iprobe = native::iprobe;
     t->Start = native::start;

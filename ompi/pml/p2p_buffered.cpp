@@ -1,0 +1,173 @@
+/* Buffered sends (MPI-4.1 3.6): the message is copied into the buffer the application attached and sent
+ * from there; the call returns at once. Space is taken first-fit in the buffer and given back when the
+ * send from it completes; a message that does not fit is MPI_ERR_BUFFER. */
+#include "ompi/pml/p2p_functions.h"
+
+#include <cstdint>
+#include <list>
+#include <string>
+
+#include "ompi/datatype/convertor.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/pml/p2p_checks.h"
+#include "ompi/pml/pml_engine.h"
+
+namespace tessera::ompi::native {
+
+namespace {
+
+struct Piece {
+    std::size_t offset;
+    std::size_t size;     /* bytes of the buffer taken, MPI_BSEND_OVERHEAD included */
+    pml::Request *send;
+};
+
+struct Attached {
+    void *original = nullptr; /* what MPI_Buffer_detach gives back */
+    int original_size = 0;
+    char *base = nullptr;     /* aligned */
+    std::size_t size = 0;
+    std::list<Piece> pieces; /* by offset */
+};
+
+Attached attached;
+
+/* Gives back the space of buffered sends that completed. */
+void reap()
+{
+    for (auto it = attached.pieces.begin(); it != attached.pieces.end();) {
+        if (it->send->complete) {
+            pml::request_release(it->send);
+            it = attached.pieces.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+/* First fit; the list position to insert at in *where. */
+bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterator *where)
+{
+    std::size_t at = 0;
+    for (auto it = attached.pieces.begin(); it != attached.pieces.end(); ++it) {
+        if (it->offset - at >= need) {
+            *offset = at;
+            *where = it;
+            return true;
+        }
+        at = it->offset + it->size;
+    }
+    if (attached.size - at >= need) {
+        *offset = at;
+        *where = attached.pieces.end();
+        return true;
+    }
+    return false;
+}
+
+constexpr std::size_t kAlign = 16;
+
+int start_buffered(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args(function, comm, dest, tag, pml::Role::Send, datatype, buf,
+                                 static_cast<std::size_t>(count), &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (dest == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    reap();
+    const std::size_t bytes = static_cast<std::size_t>(count) * c.type->size;
+    const std::size_t need = (bytes + MPI_BSEND_OVERHEAD + kAlign - 1) / kAlign * kAlign;
+    std::size_t offset = 0;
+    std::list<Piece>::iterator where;
+    if (attached.base == nullptr || !find_space(need, &offset, &where)) {
+        return raise_on_comm(comm, MPI_ERR_BUFFER, function,
+                             attached.base == nullptr
+                                 ? "no buffer is attached (MPI_Buffer_attach)"
+                                 : "the attached buffer of " + std::to_string(attached.size) + " bytes has no room for " +
+                                       std::to_string(need) + " more (message + MPI_BSEND_OVERHEAD)");
+    }
+    char *copy = attached.base + offset;
+    convertor_pack(buf, static_cast<std::size_t>(count), *c.type, 0, copy, bytes);
+    pml::Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Send;
+    r->sbuf = copy;
+    r->count = bytes;
+    r->type = datatype_lookup(MPI_BYTE);
+    r->comm = c.comm;
+    r->peer = dest;
+    r->tag = tag;
+    if (int rc = pml::start_send(r); rc != MPI_SUCCESS) {
+        pml::request_release(r);
+        return raise_on_comm(comm, rc, function, "rank " + std::to_string(dest) + " cannot be reached");
+    }
+    attached.pieces.insert(where, Piece{offset, need, r});
+    return MPI_SUCCESS;
+}
+
+} // namespace
+
+int buffer_attach(void *buffer, int size)
+{
+    if (attached.base != nullptr) {
+        return raise_on_comm(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is attached already");
+    }
+    if (buffer == MPI_BUFFER_AUTOMATIC || (buffer == nullptr && size > 0)) {
+        return raise_on_comm(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                             "MPI_BUFFER_AUTOMATIC and NULL buffers are not supported");
+    }
+    /* Pieces start aligned inside the buffer. */
+    const auto addr = reinterpret_cast<std::uintptr_t>(buffer);
+    const std::size_t skip = (kAlign - addr % kAlign) % kAlign;
+    attached.base = static_cast<char *>(buffer) + skip;
+    attached.size = static_cast<std::size_t>(size) > skip ? static_cast<std::size_t>(size) - skip : 0;
+    attached.pieces.clear();
+    attached.original = buffer;
+    attached.original_size = size;
+    return MPI_SUCCESS;
+}
+
+int buffer_detach(void *buffer_addr, int *size)
+{
+    if (attached.base == nullptr) {
+        *static_cast<void **>(buffer_addr) = nullptr;
+        *size = 0;
+        return MPI_SUCCESS;
+    }
+    /* Every buffered message is delivered to the transports before the buffer goes back. */
+    pml::wait_until([] {
+        reap();
+        return attached.pieces.empty();
+    });
+    *static_cast<void **>(buffer_addr) = attached.original;
+    *size = attached.original_size;
+    attached = Attached{};
+    return MPI_SUCCESS;
+}
+
+int bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return start_buffered("MPI_Bsend", buf, count, datatype, dest, tag, comm);
+}
+
+int ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    const int rc = start_buffered("MPI_Ibsend", buf, count, datatype, dest, tag, comm);
+    if (rc != MPI_SUCCESS) {
+        *request = MPI_REQUEST_NULL;
+        return rc;
+    }
+    /* The message is in the buffer: the application's request is complete at once. */
+    pml::Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Send;
+    r->complete = true;
+    r->active = true;
+    *request = pml::to_handle(r);
+    return MPI_SUCCESS;
+}
+
+} // namespace tessera::ompi::native
