@@ -294,6 +294,34 @@ bool matches(const Request *r, int source, int tag)
     return (r->peer == MPI_ANY_SOURCE || r->peer == source) && (r->tag == MPI_ANY_TAG || r->tag == tag);
 }
 
+/* Single copy: reads the sender's data (its address follows the RTS) straight into the receive
+ * buffer through the peer's only module, in pieces of btl_get_limit. False when the module cannot
+ * (then the fragments protocol follows). */
+bool pull(Request *r, tessera_proc_t *proc, const char *data, std::size_t keep)
+{
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(proc);
+    if (peer == nullptr || peer->count != 1) {
+        return false;
+    }
+    mca_btl_base_module_t *m = peer->modules[0].btl;
+    if ((m->btl_flags & MCA_BTL_FLAG_GET) == 0 || m->btl_get == nullptr) {
+        return false;
+    }
+    uint64_t address = 0;
+    std::memcpy(&address, data, sizeof address);
+    char *dst = static_cast<char *>(r->rbuf) + r->type->lb;
+    const std::size_t piece = m->btl_get_limit != 0 ? m->btl_get_limit : keep;
+    for (std::size_t done = 0; done < keep;) {
+        const std::size_t n = std::min(piece, keep - done);
+        if (m->btl_get(m, peer->modules[0].endpoint, dst + done, address + done, n) != TESSERA_SUCCESS) {
+            return false;
+        }
+        done += n;
+    }
+    r->delivered = r->msg_bytes;
+    return true;
+}
+
 /* A receive meets its message: deliver an eager one, answer a rendezvous request. */
 void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char *data)
 {
@@ -312,6 +340,16 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
         return;
     }
     r->proc = proc;
+    if ((h.flags & kRtsAddress) != 0 && keep > 0 && r->type->contiguous && pull(r, proc, data, keep)) {
+        /* The data is in place: the CTS only tells the sender it may complete. */
+        CtsHeader done{FragType::Cts, {}, h.sender, 0};
+        if (send_control(proc, &done, sizeof done, nullptr, 0, nullptr) != TESSERA_SUCCESS) {
+            fail(r, MPI_ERR_OTHER);
+            return;
+        }
+        complete(r);
+        return;
+    }
     CtsHeader cts{FragType::Cts, {}, h.sender, reinterpret_cast<uint64_t>(r)};
     const int rc = send_control(proc, &cts, sizeof cts, nullptr, 0, nullptr);
     if (rc != TESSERA_SUCCESS) {
@@ -333,9 +371,7 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
         }
     }
     Unexpected u{h, proc, {}};
-    if (h.type == FragType::Eager) {
-        u.data.assign(data, data + len);
-    }
+    u.data.assign(data, data + len); /* an eager message, or an RTS's address */
     state->unexpected.push_back(std::move(u));
 }
 
@@ -363,6 +399,11 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
 void on_cts(const CtsHeader &h)
 {
     auto *s = reinterpret_cast<Request *>(h.sender);
+    if (h.receiver == 0) { /* the receiver read the data itself (single copy) */
+        s->matched = true;
+        complete(s);
+        return;
+    }
     s->remote = h.receiver;
     s->matched = true;
     if (s->bytes == 0) {
@@ -503,7 +544,14 @@ int start_send(Request *r)
     h.type = FragType::Rts;
     h.sender = reinterpret_cast<uint64_t>(r);
     r->rendezvous = true;
-    const int rc = send_control(r->proc, &h, sizeof h, nullptr, 0, nullptr);
+    const mca_btl_base_module_t *first = peer->modules[0].btl;
+    const bool offer = peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
+    if (offer) {
+        h.flags |= kRtsAddress;
+        r->address = reinterpret_cast<uint64_t>(payload);
+    }
+    const int rc = send_control(r->proc, &h, sizeof h, offer ? reinterpret_cast<const char *>(&r->address) : nullptr,
+                                offer ? sizeof r->address : 0, nullptr);
     return rc == TESSERA_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 

@@ -30,6 +30,7 @@ Request *request_alloc()
     r->status = MPI_Status{};
     r->proc = nullptr;
     r->remote = 0;
+    r->address = 0;
     r->in_flight = 0;
     r->packed.clear();
     r->parent = nullptr;

@@ -47,6 +47,7 @@ struct Request {
     /* Protocol state. */
     tessera_proc_t *proc = nullptr;
     uint64_t remote = 0;     /* the peer's request id (send: the receiver's, from the CTS) */
+    uint64_t address = 0;    /* send: the data's address, offered in the RTS for a single-copy get */
     std::size_t msg_bytes = 0; /* receive: the matched message's length */
     std::size_t scheduled = 0; /* send: bytes handed to the btl */
     std::size_t delivered = 0; /* receive: bytes unpacked */

@@ -14,9 +14,14 @@ namespace tessera::ompi::pml {
 
 enum class FragType : uint8_t { Eager = 1, Rts = 2, Cts = 3, Data = 4 };
 
+/* MatchHeader::flags */
+inline constexpr uint8_t kRtsAddress = 0x1; /* an RTS followed by the sender's buffer address (8 bytes): the
+                                              * receiver may read the data itself (btl_get, single copy) */
+
 struct MatchHeader {
     FragType type;
-    uint8_t reserved[3];
+    uint8_t flags;
+    uint8_t reserved[2];
     uint32_t context;  /* the communicator's context id */
     int32_t source;    /* the sender's rank in that communicator */
     int32_t tag;

@@ -20,11 +20,17 @@ extern "C" mca_btl_base_component_t mca_btl_shm_component;
 
 namespace tessera::ompi::btl_shm {
 
+/* How large messages move: copy-in/copy-out through the rings (none), or read by the receiver straight
+ * from the sender's memory with process_vm_readv (cma: cross-memory attach, one copy). */
+enum SingleCopy { kSingleCopyNone = 0, kSingleCopyCma = 1 };
+
 /* Parameters (btl_shm_*). */
 struct Params {
     std::size_t eager_limit = 4096;
     std::size_t max_send_size = 32768; /* slot payload, header included */
     unsigned fifo_depth = 64;          /* slots per ring */
+    int single_copy = 0;               /* btl_shm_single_copy: SingleCopy */
+    std::size_t get_limit = 0;         /* bytes per process_vm_readv call; 0: any */
     unsigned latency = 200;            /* ns, estimate */
     unsigned bandwidth = 8000;         /* MB/s, estimate */
 };
@@ -91,7 +97,7 @@ void module_destroy();
 /* The component's side, for add_procs (after the fence): maps the host's segment once and counts
  * this process in (false: no segment, the module reaches nobody); a peer's local rank, from its card. */
 bool attach_segment();
-bool peer_local_rank(const tessera_proc_t *proc, uint32_t *local_rank);
+bool peer_card(const tessera_proc_t *proc, uint32_t *local_rank, int32_t *pid);
 
 } // namespace tessera::ompi::btl_shm
 

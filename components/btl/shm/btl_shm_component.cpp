@@ -47,6 +47,23 @@ int register_params(const mca_base_component_t *)
          &params.latency},
         {"bandwidth", "Bandwidth estimate, MB/s (weights striping)", MCA_VAR_TYPE_UNSIGNED, &params.bandwidth},
     };
+    static const mca_var_enum_value_t single_copy_values[] = {
+        {kSingleCopyNone, "none"}, {kSingleCopyCma, "cma"}, {0, nullptr}};
+    int rc = mca_var_register("btl", "shm", "single_copy",
+                              "How large messages move: none (copy-in/copy-out through the rings, the "
+                              "faster here) or cma (the receiver reads the sender's buffer with "
+                              "process_vm_readv; refused at run time where ptrace rules forbid it, then none)",
+                              MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &params.single_copy);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mca_var_register("btl", "shm", "get_limit", "Bytes per process_vm_readv call with single_copy=cma (0: any)",
+                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                          &params.get_limit);
+    if (rc < 0) {
+        return rc;
+    }
     for (const auto &v : vars) {
         const int rc = mca_var_register("btl", "shm", v.name, v.help, v.type, nullptr, MCA_INFO_LVL_4,
                                         MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE, v.storage);
@@ -134,7 +151,7 @@ bool attach_segment()
     return attach_ok;
 }
 
-bool peer_local_rank(const tessera_proc_t *proc, uint32_t *local_rank)
+bool peer_card(const tessera_proc_t *proc, uint32_t *local_rank, int32_t *pid)
 {
     const void *data = nullptr;
     size_t len = 0;
@@ -144,6 +161,7 @@ bool peer_local_rank(const tessera_proc_t *proc, uint32_t *local_rank)
     Card card;
     std::memcpy(&card, data, sizeof card);
     *local_rank = card.local_rank;
+    *pid = static_cast<int32_t>(card.pid);
     return true;
 }
 

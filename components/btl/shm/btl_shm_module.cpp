@@ -1,5 +1,8 @@
 /* btl shm: the module — endpoints, send into a ring, progress out of the rings (btl_shm.h). */
+#include <sys/uio.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -14,6 +17,7 @@ struct ShmEndpoint {
     uint32_t local_rank;
     Ring *out;            /* this process -> the peer */
     uint64_t tail_seen;   /* the out ring's tail when last read */
+    int32_t pid;          /* for process_vm_readv */
 };
 
 struct State {
@@ -100,6 +104,32 @@ int finalize(mca_btl_base_module_t *)
     return TESSERA_SUCCESS;
 }
 
+/* Single copy (btl_shm_single_copy=cma). A kernel that refuses (ptrace scope, containers) turns the
+ * mechanism off for the rest of the run: the pml then moves the data through the rings. */
+int get(mca_btl_base_module_t *btl, mca_btl_base_endpoint_t *endpoint, void *local, uint64_t remote_addr, size_t len)
+{
+    ShmEndpoint *e = as_shm(endpoint);
+    size_t done = 0;
+    while (done < len) {
+        iovec to{static_cast<char *>(local) + done, len - done};
+        iovec from{reinterpret_cast<void *>(remote_addr + done), len - done};
+        const ssize_t n = process_vm_readv(e->pid, &to, 1, &from, 1, 0);
+        if (n > 0) {
+            done += static_cast<size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == ESRCH) {
+            return TESSERA_ERR_UNREACH;
+        }
+        btl->btl_flags &= ~MCA_BTL_FLAG_GET;
+        return TESSERA_ERR_NOT_SUPPORTED;
+    }
+    return TESSERA_SUCCESS;
+}
+
 int add_procs(mca_btl_base_module_t *, size_t nprocs, tessera_proc_t *const *procs, mca_btl_base_endpoint_t **endpoints)
 {
     std::fill(endpoints, endpoints + nprocs, nullptr);
@@ -112,12 +142,13 @@ int add_procs(mca_btl_base_module_t *, size_t nprocs, tessera_proc_t *const *pro
             continue;
         }
         uint32_t peer = 0;
-        if (!peer_local_rank(p, &peer) || peer >= state->by_local_rank.size() || peer == state->me) {
+        int32_t pid = 0;
+        if (!peer_card(p, &peer, &pid) || peer >= state->by_local_rank.size() || peer == state->me) {
             continue;
         }
         auto &slot = state->by_local_rank[peer];
         if (!slot) {
-            slot = std::make_unique<ShmEndpoint>(ShmEndpoint{p, peer, state->segment->ring(state->me, peer), 0});
+            slot = std::make_unique<ShmEndpoint>(ShmEndpoint{p, peer, state->segment->ring(state->me, peer), 0, pid});
             state->incoming.push_back(state->segment->ring(peer, state->me));
             state->incoming_from.push_back(slot.get());
         }
@@ -165,14 +196,14 @@ mca_btl_base_module_t *module_create(uint32_t local_rank, uint32_t local_size, S
         .btl_exclusivity = MCA_BTL_EXCLUSIVITY_DEFAULT,
         .btl_latency = params.latency,
         .btl_bandwidth = params.bandwidth,
-        .btl_flags = MCA_BTL_FLAG_SEND,
+        .btl_flags = MCA_BTL_FLAG_SEND | (params.single_copy == kSingleCopyCma ? MCA_BTL_FLAG_GET : 0u),
         .btl_add_procs = add_procs,
         .btl_del_procs = del_procs,
         .btl_send = send,
         .btl_progress = progress,
         .btl_finalize = finalize,
-        .btl_get = nullptr,
-        .btl_get_limit = 0,
+        .btl_get = get,
+        .btl_get_limit = params.get_limit,
         .module_state = state,
         .reserved = {},
     };
