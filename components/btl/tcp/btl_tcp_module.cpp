@@ -83,6 +83,8 @@ void set_nonblocking(int fd)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+void drop(Link *l, int fd);
+
 void fail_endpoint(Link *l, Endpoint *e, const std::string &why)
 {
     if (e->failed) {
@@ -90,8 +92,13 @@ void fail_endpoint(Link *l, Endpoint *e, const std::string &why)
     }
     e->failed = true;
     if (e->fd >= 0) {
-        close(e->fd);
+        const int fd = e->fd;
         e->fd = -1;
+        if (l->incoming.count(fd) != 0) {
+            drop(l, fd);
+        } else {
+            close(fd);
+        }
     }
     mca_btl_base_report_error(&l->module, e->proc, TESSERA_ERR_UNREACH, why.c_str());
 }
@@ -123,6 +130,14 @@ bool connect_endpoint(Link *l, Endpoint *e)
     }
     set_nonblocking(fd);
     e->fd = fd;
+    /* The peer may answer on this connection (it adopts it for sending): read it like an accepted one. */
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.fd = fd;
+    epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev);
+    Incoming in;
+    in.from = e;
+    l->incoming[fd] = std::move(in);
     return true;
 }
 
@@ -218,6 +233,10 @@ void accept_all(Link *l)
 
 void drop(Link *l, int fd)
 {
+    auto it = l->incoming.find(fd);
+    if (it != l->incoming.end() && it->second.from != nullptr && it->second.from->fd == fd) {
+        it->second.from->fd = -1; /* the connection it sent on, too */
+    }
     epoll_ctl(l->epfd, EPOLL_CTL_DEL, fd, nullptr);
     close(fd);
     l->incoming.erase(fd);
@@ -265,6 +284,12 @@ int read_incoming(Link *l, int fd)
             }
             in.from = it->second.get();
             at = sizeof h;
+            /* One connection per pair and direction would do, but a pure ACK per message on each of
+             * two connections costs latency: a rank that has not opened its own connection to this
+             * peer sends on this one, so replies carry the acknowledgements. */
+            if (in.from->fd < 0 && !in.from->failed) {
+                in.from->fd = fd;
+            }
         }
         while (in.have - at >= sizeof(FrameHeader)) {
             FrameHeader fh;
@@ -379,7 +404,19 @@ int del_procs(mca_btl_base_module_t *m, size_t nprocs, tessera_proc_t *const *pr
             /* What is still queued goes out first (the final fence comes after the engine quiesced). */
             for (int spins = 0; !e->queue.empty() && flush(e) && spins < 100000; ++spins) {
             }
+        }
+        /* Every connection of this peer, whichever side opened it. */
+        for (auto in = l->incoming.begin(); in != l->incoming.end();) {
+            const int fd = in->first;
+            const bool mine = in->second.from == e;
+            ++in;
+            if (mine) {
+                drop(l, fd);
+            }
+        }
+        if (e->fd >= 0) {
             close(e->fd);
+            e->fd = -1;
         }
         std::erase(l->flushing, e);
         l->by_rank.erase(it);
