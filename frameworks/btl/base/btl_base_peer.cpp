@@ -4,7 +4,9 @@
 #include <string>
 
 #include "frameworks/btl/base/btl_base_internal.h"
+#include "mca/framework_state.h"
 #include "mca/report.h"
+#include "ompi/proc/modex.h"
 
 namespace tessera::ompi::btl_base {
 namespace {
@@ -139,8 +141,17 @@ int mca_btl_base_add_procs(tessera_proc_t *const *procs, size_t nprocs)
             unreachable += (unreachable.empty() ? "" : ", ") + describe_proc(proc);
             continue;
         }
-        proc->proc_endpoint[TESSERA_ENDPOINT_TAG_BTL] = build_peer(proc, std::move(candidates)).release();
+        mca_btl_base_peer_t *peer = build_peer(proc, std::move(candidates)).release();
+        proc->proc_endpoint[TESSERA_ENDPOINT_TAG_BTL] = peer;
         added().push_back(proc);
+        std::string carriers;
+        for (size_t k = 0; k < peer->count; ++k) {
+            carriers += (k == 0 ? "" : ", ") + std::string(peer->modules[k].btl->btl_name);
+        }
+        const tessera_job_info_t *job = tessera_job_info();
+        const std::string me = job != nullptr ? "rank " + std::to_string(job->rank) : std::string("this process");
+        tessera::mca::framework_note(mca_btl_base_framework, 2,
+                                     me + " reaches " + describe_proc(proc) + " through " + carriers);
     }
     if (!unreachable.empty()) {
         tessera::mca::report(tessera::mca::Severity::Error,
