@@ -109,6 +109,13 @@ int finish(const char *function, MPI_Comm comm, Request *r, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
+/* The handle of a request made by a non-blocking or persistent call (MPI_REQUEST_NULL if it failed). */
+int hand_out(int rc, Request *const *r, MPI_Request *request)
+{
+    *request = rc == MPI_SUCCESS ? pml::to_handle(*r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
 int blocking_send(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, pml::SendMode mode)
 {
@@ -148,65 +155,55 @@ int recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_C
 int isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_send("MPI_Isend", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard, false, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_send("MPI_Isend", buf, count, datatype, dest, tag, comm,
+                                pml::SendMode::Standard, false, &r), &r, request);
 }
 
 int issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_send("MPI_Issend", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync, false, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_send("MPI_Issend", buf, count, datatype, dest, tag, comm,
+                                pml::SendMode::Sync, false, &r), &r, request);
 }
 
 int irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready, false, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_send("MPI_Irsend", buf, count, datatype, dest, tag, comm,
+                                pml::SendMode::Ready, false, &r), &r, request);
 }
 
 int irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, false, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, false, &r), &r, request);
 }
 
 int send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_send("MPI_Send_init", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard, true, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_send("MPI_Send_init", buf, count, datatype, dest, tag, comm,
+                                pml::SendMode::Standard, true, &r), &r, request);
 }
 
 int ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_send("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync, true, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_send("MPI_Ssend_init", buf, count, datatype, dest, tag, comm,
+                                pml::SendMode::Sync, true, &r), &r, request);
 }
 
 int rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_send("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready, true, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_send("MPI_Rsend_init", buf, count, datatype, dest, tag, comm,
+                                pml::SendMode::Ready, true, &r), &r, request);
 }
 
 int recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     Request *r = nullptr;
-    int rc = make_recv("MPI_Recv_init", buf, count, datatype, source, tag, comm, true, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return hand_out(make_recv("MPI_Recv_init", buf, count, datatype, source, tag, comm, true, &r), &r, request);
 }
 
 int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
