@@ -1,15 +1,11 @@
 /*
  * btl shm: ranks on one host exchange fragments through a shared segment that the host's first local
- * rank creates (docs/btl-shm.md). The segment holds one ring of fixed-size slots per ordered pair of
- * local ranks: the sender alone writes a ring's head, the receiver alone its tail, so a ring needs no
- * lock and no read-modify-write, only store-release/load-acquire. A fragment is copied into a slot by
- * the sender and handed to the receive callback straight from the slot (copy-in, copy-out); large
- * messages become many fragments, the two copies overlapping on two cores.
+ * rank creates (docs/btl-shm.md). Declarations shared by the component's files: the parameters, the
+ * business card, and the calls between component, module, endpoints and single copy.
  */
 #ifndef TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_H
 #define TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_H
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,84 +16,52 @@ extern "C" mca_btl_base_component_t mca_btl_shm_component;
 
 namespace tessera::ompi::btl_shm {
 
-/* How large messages move: copy-in/copy-out through the rings (none), or read by the receiver straight
- * from the sender's memory with process_vm_readv (cma: cross-memory attach, one copy). */
-enum SingleCopy { kSingleCopyNone = 0, kSingleCopyCma = 1 };
+/* btl_shm_single_copy: how a receiver may read a large message. auto and cma both read the sender's
+ * buffer with process_vm_readv (cross-memory attach) where the kernel allows it; cma also warns when
+ * it does not. none moves everything through the rings (copy-in, copy-out). */
+enum SingleCopy { kSingleCopyAuto = 0, kSingleCopyCma = 1, kSingleCopyNone = 2 };
 
-/* Parameters (btl_shm_*). */
+/* Parameters (btl_shm_*); defaults chosen by measurement on the 2-core VMs (docs/btl-shm.md). */
 struct Params {
     std::size_t eager_limit = 4096;
-    std::size_t max_send_size = 32768; /* slot payload, header included */
-    unsigned fifo_depth = 64;          /* slots per ring */
-    int single_copy = 0;               /* btl_shm_single_copy: SingleCopy */
-    std::size_t get_limit = 0;         /* bytes per process_vm_readv call; 0: any */
-    unsigned latency = 200;            /* ns, estimate */
-    unsigned bandwidth = 8000;         /* MB/s, estimate */
+    std::size_t max_send_size = 32768; /* one slot's fragment, pml header included */
+    unsigned fifo_depth = 32;          /* slots per (sender, receiver) ring */
+    int single_copy = kSingleCopyNone;
+    std::size_t get_limit = 0; /* bytes per btl_get call; 0: any */
+    unsigned latency = 200;    /* ns, estimate */
+    unsigned bandwidth = 12000; /* MB/s, estimate */
+    double peer_check_interval = 0.25; /* s between liveness checks of silent peers; 0: never */
 };
 extern Params params;
 
-/* A slot is published by its sequence number: the sender fills it and then stores seq = n + 1 for the
- * n-th fragment of the ring (release); the receiver waits for exactly that value (acquire). The signal
- * and a small fragment (pml header + 8 bytes) share one cache line, so a short message crosses cores
- * as one line. */
-struct Slot {
-    std::atomic<uint64_t> seq;
-    uint32_t length;
-    uint8_t tag;
-    uint8_t reserved[3];
-    /* followed by the payload (max_send_size bytes) */
+/* The card each rank puts under "btl.shm": who it is on the host, and a word of its memory with a
+ * known value that a peer reads with process_vm_readv to learn whether single copy works between them. */
+struct Card {
+    uint32_t local_rank;
+    int32_t pid;
+    uint64_t probe_address;
+    uint64_t probe_value;
 };
+inline constexpr const char *kCardKey = "btl.shm";
 
-struct alignas(64) Ring {
-    std::atomic<uint64_t> head; /* fragments sent; touched by the sender only */
-    char pad0[64 - sizeof(std::atomic<uint64_t>)];
-    std::atomic<uint64_t> tail; /* fragments consumed; written by the receiver, read by the sender only
-                                 * when its cached copy says the ring is full */
-    char pad1[64 - sizeof(std::atomic<uint64_t>)];
-    /* followed by fifo_depth slots */
-};
+/* This process's probe word and its value (set at btl_init). */
+uint64_t probe_address();
+uint64_t probe_value();
 
-struct SegmentHeader {
-    uint64_t magic;
-    uint32_t local_size;
-    uint32_t fifo_depth;
-    uint64_t slot_size;   /* sizeof(Slot) + payload, rounded to 64 */
-    uint64_t ring_size;   /* sizeof(Ring) + fifo_depth * slot_size */
-    std::atomic<uint32_t> attached;
-};
-
-/* The mapped segment of this host. */
-class Segment {
-public:
-    /* Local rank 0 (before the fence): creates and initializes it. */
-    bool create(const std::string &name, uint32_t local_size, std::string *error);
-    /* The others (after the fence): map what rank 0 made. */
-    bool attach(const std::string &name, std::string *error);
-    /* Counts this process in; the last of the host's ranks removes the name, so that nothing is left
-     * behind whatever happens later. */
-    void joined(const std::string &name);
-    void unmap();
-
-    Ring *ring(uint32_t from, uint32_t to) const;
-    Slot *slot(Ring *ring, uint64_t index) const;
-    const SegmentHeader *header() const { return header_; }
-    bool mapped() const { return header_ != nullptr; }
-
-private:
-    SegmentHeader *header_ = nullptr;
-    std::size_t bytes_ = 0;
-};
-
-/* "tessera-<jobid>-shm-<node>": mpirun sweeps tessera-<jobid>-* when a job ends badly. */
+/* "/tessera-<jobid>-shm-<node>": mpirun sweeps tessera-<jobid>-* when a job ends badly. */
 std::string segment_name(uint32_t jobid, uint32_t node_id);
 
-mca_btl_base_module_t *module_create(uint32_t local_rank, uint32_t local_size, Segment *segment);
-void module_destroy();
+/* The component's side, for the module's add_procs (after the fence): maps the host's segment once
+ * and counts this process in. Null when there is none to use (the error was reported). */
+class Segment;
+Segment *attached_segment();
 
-/* The component's side, for add_procs (after the fence): maps the host's segment once and counts
- * this process in (false: no segment, the module reaches nobody); a peer's local rank, from its card. */
-bool attach_segment();
-bool peer_card(const tessera_proc_t *proc, uint32_t *local_rank, int32_t *pid);
+/* A peer's card; false when it put none or a malformed one. */
+bool peer_card(const tessera_proc_t *proc, Card *card);
+
+/* The one module of the process (btl_shm_module.cpp). */
+mca_btl_base_module_t *module_create(uint32_t local_rank, uint32_t local_size, bool threaded);
+void module_destroy();
 
 } // namespace tessera::ompi::btl_shm
 

@@ -1,10 +1,12 @@
-/* btl shm: parameters, query, module creation, and the host segment's life (btl_shm.h). */
+/* btl shm: parameters, query, module creation, the business card and the host segment's life. */
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "components/btl/shm/btl_shm.h"
+#include "components/btl/shm/btl_shm_segment.h"
 #include "mca/report.h"
 #include "mca/var.h"
 #include "ompi/proc/modex.h"
@@ -15,19 +17,19 @@ Params params;
 
 namespace {
 
+/* Among btl components only the order of modules of equal exclusivity depends on this. */
 constexpr int kPriority = 50;
-constexpr const char *kCardKey = "btl.shm";
 
-struct Card {
-    uint32_t local_rank;
-    uint32_t pid;
-};
-
-Segment segment;
-std::string name;
+/* Plain pointers and PODs: the framework may be closed by an exit handler after this DSO's static
+ * objects were destroyed (a rank leaving without MPI_Finalize). */
+Segment *segment = nullptr;
+char segment_name_buf[64];
 bool attach_tried = false;
-bool attach_ok = false;
 mca_btl_base_module_t *modules[1];
+volatile uint64_t probe_word = 0;
+
+const mca_var_enum_value_t single_copy_values[] = {
+    {kSingleCopyAuto, "auto"}, {kSingleCopyCma, "cma"}, {kSingleCopyNone, "none"}, {0, nullptr}};
 
 int register_params(const mca_base_component_t *)
 {
@@ -36,36 +38,34 @@ int register_params(const mca_base_component_t *)
         const char *name;
         const char *help;
         mca_var_type_t type;
+        const mca_var_enum_value_t *values;
+        mca_var_info_level_t level;
         void *storage;
     } vars[] = {
-        {"eager_limit", "Largest message (header included) the pml sends in one fragment to a peer on this host",
-         MCA_VAR_TYPE_SIZE, &params.eager_limit},
-        {"max_send_size", "Bytes of one fragment (a ring slot's payload, header included)", MCA_VAR_TYPE_SIZE,
-         &params.max_send_size},
-        {"fifo_depth", "Slots in each ring between two ranks of a host", MCA_VAR_TYPE_UNSIGNED, &params.fifo_depth},
-        {"latency", "One-way latency estimate, ns (orders the modules reaching a peer)", MCA_VAR_TYPE_UNSIGNED,
-         &params.latency},
-        {"bandwidth", "Bandwidth estimate, MB/s (weights striping)", MCA_VAR_TYPE_UNSIGNED, &params.bandwidth},
+        {"eager_limit", "Largest message (bytes, pml header included) sent in one fragment to a peer on this host",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.eager_limit},
+        {"max_send_size", "Bytes of one fragment (a ring slot, pml header included); large messages are cut "
+                          "into fragments of this size, copied in and out on two cores at once",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.max_send_size},
+        {"fifo_depth", "Slots in each ring from one rank of a host to another (the segment holds one ring per "
+                       "ordered pair of local ranks)",
+         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.fifo_depth},
+        {"single_copy", "How a receiver may read a large message: auto (process_vm_readv from the sender's "
+                        "buffer where the kernel allows it), cma (the same, warning where it is refused) or none "
+                        "(copy-in/copy-out through the rings; the faster on the 2-core VMs it was measured on)",
+         MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_4, &params.single_copy},
+        {"get_limit", "Largest single-copy read (bytes) the pml asks for at once (0: any)", MCA_VAR_TYPE_SIZE, nullptr,
+         MCA_INFO_LVL_5, &params.get_limit},
+        {"latency", "One-way latency estimate of a small fragment, ns (orders the modules reaching a peer)",
+         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_5, &params.latency},
+        {"bandwidth", "Bandwidth estimate, MB/s (weights striping over the modules reaching a peer)",
+         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_5, &params.bandwidth},
+        {"peer_check_interval", "Seconds between checks, while nothing arrives, that the peers on this host are "
+                                "still alive; a peer found gone is reported as an error once (0: never check)",
+         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_6, &params.peer_check_interval},
     };
-    static const mca_var_enum_value_t single_copy_values[] = {
-        {kSingleCopyNone, "none"}, {kSingleCopyCma, "cma"}, {0, nullptr}};
-    int rc = mca_var_register("btl", "shm", "single_copy",
-                              "How large messages move: none (copy-in/copy-out through the rings, the "
-                              "faster here) or cma (the receiver reads the sender's buffer with "
-                              "process_vm_readv; refused at run time where ptrace rules forbid it, then none)",
-                              MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL,
-                              MCA_VAR_FLAG_NONE, &params.single_copy);
-    if (rc < 0) {
-        return rc;
-    }
-    rc = mca_var_register("btl", "shm", "get_limit", "Bytes per process_vm_readv call with single_copy=cma (0: any)",
-                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                          &params.get_limit);
-    if (rc < 0) {
-        return rc;
-    }
     for (const auto &v : vars) {
-        const int rc = mca_var_register("btl", "shm", v.name, v.help, v.type, nullptr, MCA_INFO_LVL_4,
+        const int rc = mca_var_register("btl", "shm", v.name, v.help, v.type, v.values, v.level,
                                         MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE, v.storage);
         if (rc < 0) {
             return rc;
@@ -74,16 +74,23 @@ int register_params(const mca_base_component_t *)
     return TESSERA_SUCCESS;
 }
 
+std::string out_of_range(const char *name, const std::string &value, const char *range)
+{
+    return std::string("btl_shm_") + name + ": value " + value + " is not in " + range;
+}
+
 int open_component()
 {
     std::string problem;
-    if (params.max_send_size < 256 || params.max_send_size > (1u << 30)) {
-        problem = "btl_shm_max_send_size: value " + std::to_string(params.max_send_size) + " is not in 256..1G";
+    if (params.max_send_size < 64 || params.max_send_size > (size_t{1} << 26)) {
+        problem = out_of_range("max_send_size", std::to_string(params.max_send_size), "64..64M");
     } else if (params.eager_limit > params.max_send_size) {
         problem = "btl_shm_eager_limit: value " + std::to_string(params.eager_limit) +
                   " is larger than btl_shm_max_send_size (" + std::to_string(params.max_send_size) + ")";
     } else if (params.fifo_depth < 2 || params.fifo_depth > 65536) {
-        problem = "btl_shm_fifo_depth: value " + std::to_string(params.fifo_depth) + " is not in 2..65536";
+        problem = out_of_range("fifo_depth", std::to_string(params.fifo_depth), "2..65536");
+    } else if (!(params.peer_check_interval >= 0 && params.peer_check_interval <= 3600)) {
+        problem = out_of_range("peer_check_interval", std::to_string(params.peer_check_interval), "0..3600 seconds");
     }
     if (!problem.empty()) {
         tessera::mca::report(tessera::mca::Severity::Error, problem);
@@ -99,69 +106,93 @@ int query(void **module, int *priority)
     return TESSERA_SUCCESS;
 }
 
+void drop_segment()
+{
+    delete segment;
+    segment = nullptr;
+    attach_tried = false;
+}
+
 int close_component()
 {
     module_destroy();
-    segment.unmap();
-    attach_tried = attach_ok = false;
+    drop_segment();
     return TESSERA_SUCCESS;
 }
 
-mca_btl_base_module_t **init(int *num_modules, bool, bool)
+mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
 {
     *num_modules = 0;
+    drop_segment();
     const tessera_job_info_t *job = tessera_job_info();
-    if (job == nullptr || job->local_size < 2) {
-        return nullptr; /* nobody else on this host */
+    if (job == nullptr || job->singleton || job->local_size < 2) {
+        return nullptr; /* nobody else on this host: no segment, no module */
     }
-    name = segment_name(job->jobid, job->node_id);
-    attach_tried = attach_ok = false;
+    const std::string name = segment_name(job->jobid, job->node_id);
+    std::snprintf(segment_name_buf, sizeof segment_name_buf, "%s", name.c_str());
     if (job->local_rank == 0) {
+        segment = new Segment();
         std::string error;
-        if (!segment.create(name, job->local_size, &error)) {
+        if (!segment->create(name, job->local_size, params.fifo_depth, params.max_send_size, &error)) {
             tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
+            drop_segment();
             return nullptr;
         }
-        segment.joined(name);
-        attach_tried = attach_ok = true;
+        segment->count_in();
+        attach_tried = true;
     }
-    const Card card{job->local_rank, static_cast<uint32_t>(getpid())};
+    /* Different in every process, so that reading the right value proves which process was read. */
+    probe_word = 0x9e3779b97f4a7c15ull ^ (uint64_t(getpid()) << 17) ^ uint64_t(job->jobid);
+    const Card card{job->local_rank, static_cast<int32_t>(getpid()), probe_address(), probe_value()};
     if (tessera_modex_put(kCardKey, &card, sizeof card) != TESSERA_SUCCESS) {
+        tessera::mca::report(tessera::mca::Severity::Error, "btl shm: cannot publish the business card");
+        drop_segment();
         return nullptr;
     }
-    modules[0] = module_create(job->local_rank, job->local_size, &segment);
+    modules[0] = module_create(job->local_rank, job->local_size, enable_mpi_threads);
     *num_modules = 1;
     return modules;
 }
 
 } // namespace
 
-bool attach_segment()
+uint64_t probe_address()
+{
+    return reinterpret_cast<uint64_t>(&probe_word);
+}
+
+uint64_t probe_value()
+{
+    return probe_word;
+}
+
+Segment *attached_segment()
 {
     if (!attach_tried) {
         attach_tried = true;
+        const tessera_job_info_t *job = tessera_job_info();
+        segment = new Segment();
         std::string error;
-        attach_ok = segment.attach(name, &error);
-        if (attach_ok) {
-            segment.joined(name);
-        } else {
+        if (job == nullptr ||
+            !segment->attach(segment_name_buf, job->local_size, params.fifo_depth, params.max_send_size, &error)) {
             tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
+            delete segment;
+            segment = nullptr;
+        } else {
+            segment->count_in();
         }
     }
-    return attach_ok;
+    return segment;
 }
 
-bool peer_card(const tessera_proc_t *proc, uint32_t *local_rank, int32_t *pid)
+bool peer_card(const tessera_proc_t *proc, Card *card)
 {
     const void *data = nullptr;
     size_t len = 0;
     if (tessera_modex_get(proc->proc_name.rank, kCardKey, &data, &len) != TESSERA_SUCCESS || len != sizeof(Card)) {
         return false;
     }
-    Card card;
-    std::memcpy(&card, data, sizeof card);
-    *local_rank = card.local_rank;
-    *pid = static_cast<int32_t>(card.pid);
+    std::memcpy(card, data, sizeof *card);
     return true;
 }
 
@@ -170,7 +201,7 @@ bool peer_card(const tessera_proc_t *proc, uint32_t *local_rank, int32_t *pid)
 using namespace tessera::ompi::btl_shm;
 
 mca_btl_base_component_t mca_btl_shm_component = {
-    .base = {MCA_BASE_COMPONENT_HEADER(mca_btl_base_component_t, "btl", MCA_BTL_BASE_VERSION, "shm", 1, 0, 0),
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_btl_base_component_t, "btl", MCA_BTL_BASE_VERSION, "shm", 1, 1, 0),
              .mca_register_params = register_params,
              .mca_open_component = open_component,
              .mca_close_component = close_component,

@@ -1,4 +1,6 @@
-/* btl shm: the host's shared segment (btl_shm.h). */
+/* btl shm: the host's shared segment (btl_shm_segment.h). */
+#include "components/btl/shm/btl_shm_segment.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,16 +16,32 @@ namespace tessera::ompi::btl_shm {
 
 namespace {
 
-constexpr uint64_t kMagic = 0x7465737365726131ull; /* "tessera1" */
+constexpr uint64_t kMagic = 0x74657373736d3032ull; /* "tessshm02": layout version in the last digits */
 
-uint64_t round64(uint64_t n)
+uint64_t round_up(uint64_t n)
 {
-    return (n + 63) & ~uint64_t{63};
+    return (n + kCacheLine - 1) & ~uint64_t{kCacheLine - 1};
 }
 
-std::string errno_text(const char *what, const std::string &name)
+std::string errno_text(const char *what, const std::string &name, int err)
 {
-    return std::string(what) + " /dev/shm" + name + ": " + std::strerror(errno);
+    return std::string(what) + " /dev/shm" + name + ": " + std::strerror(err);
+}
+
+struct Geometry {
+    uint64_t slot_stride;
+    uint64_t ring_stride;
+    uint64_t bytes;
+};
+
+Geometry geometry(uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment)
+{
+    Geometry g{};
+    g.slot_stride = round_up(sizeof(SlotHeader) + max_fragment);
+    g.ring_stride = sizeof(RingTail) + g.slot_stride * fifo_depth;
+    const uint64_t rings = uint64_t{local_size} * (local_size - 1);
+    g.bytes = round_up(sizeof(SegmentHeader)) + g.ring_stride * rings;
+    return g;
 }
 
 } // namespace
@@ -33,104 +51,125 @@ std::string segment_name(uint32_t jobid, uint32_t node_id)
     return "/tessera-" + std::to_string(jobid) + "-shm-" + std::to_string(node_id);
 }
 
-bool Segment::create(const std::string &name, uint32_t local_size, std::string *error)
+bool Segment::create(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
+                     std::string *error)
 {
-    const uint64_t slot_size = round64(sizeof(Slot) + params.max_send_size);
-    const uint64_t ring_size = round64(sizeof(Ring) + params.fifo_depth * slot_size);
-    const uint64_t rings_at = round64(sizeof(SegmentHeader));
-    bytes_ = rings_at + ring_size * local_size * local_size;
+    const Geometry g = geometry(local_size, fifo_depth, max_fragment);
     const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) {
-        *error = errno_text("cannot create", name);
+        *error = errno_text("cannot create", name, errno);
         return false;
     }
-    if (ftruncate(fd, static_cast<off_t>(bytes_)) != 0) {
-        *error = errno_text("cannot size", name);
+    /* posix_fallocate returns the error instead of setting errno. */
+    if (const int err = posix_fallocate(fd, 0, static_cast<off_t>(g.bytes)); err != 0) {
+        *error = errno_text("cannot reserve", name, err) + " (" + std::to_string(g.bytes) +
+                 " bytes: local ranks squared times btl_shm_fifo_depth times btl_shm_max_send_size)";
         close(fd);
         shm_unlink(name.c_str());
         return false;
     }
-    void *p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *p = mmap(nullptr, g.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const int map_errno = errno;
     close(fd);
     if (p == MAP_FAILED) {
-        *error = errno_text("cannot map", name);
+        *error = errno_text("cannot map", name, map_errno);
         shm_unlink(name.c_str());
         return false;
     }
-    header_ = static_cast<SegmentHeader *>(p);
-    header_->magic = kMagic;
+    /* The file starts zeroed: every tail and sequence number is already 0. */
+    header_ = new (p) SegmentHeader{};
     header_->local_size = local_size;
-    header_->fifo_depth = params.fifo_depth;
-    header_->slot_size = slot_size;
-    header_->ring_size = ring_size;
-    new (&header_->attached) std::atomic<uint32_t>(0);
-    for (uint32_t from = 0; from < local_size; ++from) {
-        for (uint32_t to = 0; to < local_size; ++to) {
-            Ring *r = ring(from, to);
-            new (&r->head) std::atomic<uint64_t>(0);
-            new (&r->tail) std::atomic<uint64_t>(0);
-            for (uint64_t i = 0; i < params.fifo_depth; ++i) {
-                new (&slot(r, i)->seq) std::atomic<uint64_t>(0);
-            }
-        }
-    }
+    header_->fifo_depth = fifo_depth;
+    header_->max_fragment = max_fragment;
+    header_->slot_stride = g.slot_stride;
+    header_->ring_stride = g.ring_stride;
+    header_->bytes = g.bytes;
+    header_->attached.store(0, std::memory_order_relaxed);
+    /* Written last: a rank that maps the segment trusts the header once it sees the magic, and the
+     * fence between creation and the others' attach orders the two. */
+    std::atomic_ref<uint64_t>(header_->magic).store(kMagic, std::memory_order_release);
+    bytes_ = g.bytes;
+    name_ = name;
     return true;
 }
 
-bool Segment::attach(const std::string &name, std::string *error)
+bool Segment::attach(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
+                     std::string *error)
 {
     const int fd = shm_open(name.c_str(), O_RDWR, 0600);
     if (fd < 0) {
-        *error = errno_text("cannot open", name);
+        *error = errno_text("cannot open", name, errno) + " (local rank 0 of the host creates it)";
         return false;
     }
     struct stat st {};
     if (fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(SegmentHeader))) {
-        *error = "the segment /dev/shm" + name + " is not one of this job's";
+        *error = "the segment /dev/shm" + name + " is too small to be this job's";
         close(fd);
         return false;
     }
-    bytes_ = static_cast<std::size_t>(st.st_size);
-    void *p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const int map_errno = errno;
     close(fd);
     if (p == MAP_FAILED) {
-        *error = errno_text("cannot map", name);
+        *error = errno_text("cannot map", name, map_errno);
         return false;
     }
     header_ = static_cast<SegmentHeader *>(p);
-    if (header_->magic != kMagic) {
-        *error = "the segment /dev/shm" + name + " is not one of this job's";
-        unmap();
-        return false;
+    bytes_ = size;
+    const Geometry g = geometry(local_size, fifo_depth, max_fragment);
+    if (std::atomic_ref<uint64_t>(header_->magic).load(std::memory_order_acquire) != kMagic ||
+        header_->bytes != size || header_->local_size != local_size) {
+        *error = "the segment /dev/shm" + name + " was not made by this job's local rank 0 (or by another "
+                 "version of Tessera)";
+    } else if (header_->max_fragment != max_fragment || header_->fifo_depth != fifo_depth ||
+               header_->bytes != g.bytes) {
+        *error = "btl_shm_max_send_size and btl_shm_fifo_depth are " + std::to_string(max_fragment) + " and " +
+                 std::to_string(fifo_depth) + " here but " + std::to_string(header_->max_fragment) + " and " +
+                 std::to_string(header_->fifo_depth) + " in local rank 0: every rank of a host must use the same values";
+    } else {
+        name_ = name;
+        return true;
     }
-    return true;
+    munmap(p, size);
+    header_ = nullptr;
+    bytes_ = 0;
+    return false;
 }
 
-void Segment::joined(const std::string &name)
+void Segment::count_in()
 {
+    counted_ = true;
     if (header_->attached.fetch_add(1, std::memory_order_acq_rel) + 1 == header_->local_size) {
-        shm_unlink(name.c_str());
+        shm_unlink(name_.c_str());
     }
 }
 
-void Segment::unmap()
+void Segment::release()
 {
-    if (header_ != nullptr) {
-        munmap(header_, bytes_);
-        header_ = nullptr;
+    if (header_ == nullptr) {
+        return;
     }
+    /* Some local rank never mapped it (it declined shm, or failed before its add_procs): nobody will
+     * be the last to count in, so the name goes now. A rank that still wants to map it gets ENOENT and
+     * says so, which is better than leaving the segment behind. */
+    if (counted_ && header_->attached.load(std::memory_order_acquire) < header_->local_size) {
+        shm_unlink(name_.c_str());
+    }
+    munmap(header_, bytes_);
+    header_ = nullptr;
+    bytes_ = 0;
+    counted_ = false;
 }
 
-Ring *Segment::ring(uint32_t from, uint32_t to) const
+RingView Segment::ring(uint32_t from, uint32_t to) const
 {
-    auto *base = reinterpret_cast<char *>(header_) + round64(sizeof(SegmentHeader));
-    return reinterpret_cast<Ring *>(base + header_->ring_size * (static_cast<uint64_t>(from) * header_->local_size + to));
-}
-
-Slot *Segment::slot(Ring *r, uint64_t index) const
-{
-    return reinterpret_cast<Slot *>(reinterpret_cast<char *>(r) + sizeof(Ring) +
-                                    (index % header_->fifo_depth) * header_->slot_size);
+    /* Rings to oneself are not stored: (from, to) is number from * (n - 1) + to, less one past the
+     * diagonal. */
+    const uint64_t n = header_->local_size;
+    const uint64_t index = from * (n - 1) + (to < from ? to : to - 1);
+    char *ring = reinterpret_cast<char *>(header_) + round_up(sizeof(SegmentHeader)) + header_->ring_stride * index;
+    return RingView{reinterpret_cast<RingTail *>(ring), ring + sizeof(RingTail)};
 }
 
 } // namespace tessera::ompi::btl_shm

@@ -1,0 +1,603 @@
+// btl shm between forked ranks of one host, opened through the MCA core as MPI_Init does: fragments
+// arrive complete and in order per sender, a full ring pushes back, the host segment is gone from
+// /dev/shm as soon as every rank mapped it, single copy reads a peer's memory where the kernel allows
+// it and falls back where it does not, and a peer that dies is reported once.
+#include <gtest/gtest.h>
+
+#include <linux/capability.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "frameworks/btl/base/base.h"
+#include "mca/report.h"
+#include "tests/unit/btl_shm/shm_job.h"
+
+namespace {
+
+using shmtest::Job;
+using shmtest::kTag;
+using shmtest::Rank;
+
+// Every fragment of the traffic tests: who sent it, its number in the sender's stream to this
+// receiver, and its length; the payload is a ramp starting at a byte derived from both.
+struct FragHeader {
+    uint32_t sender;
+    uint32_t stream;
+    uint32_t seq;
+    uint32_t length; // header included
+};
+
+constexpr size_t kMaxStreams = shmtest::kMaxRanks * 4;
+
+const unsigned char *ramp()
+{
+    static const auto bytes = [] {
+        static std::array<unsigned char, (size_t{1} << 17) + 256> r;
+        for (size_t i = 0; i < r.size(); ++i) {
+            r[i] = static_cast<unsigned char>(i);
+        }
+        return &r;
+    }();
+    return bytes->data();
+}
+
+unsigned char seed(const FragHeader &h)
+{
+    return static_cast<unsigned char>(h.sender * 37 + h.stream * 11 + h.seq * 7);
+}
+
+// What a receiver checks on every fragment; the first problem is kept for the report.
+struct Inbox {
+    uint32_t next[kMaxStreams] = {};
+    std::atomic<uint64_t> received{0}; // read by the test's main thread while progress threads deliver
+    uint64_t empty = 0;
+    std::string problem;
+};
+
+void check_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, void *cbdata)
+{
+    auto *in = static_cast<Inbox *>(cbdata);
+    std::vector<unsigned char> bytes;
+    for (size_t i = 0; i < desc->segment_count; ++i) {
+        const auto *p = static_cast<const unsigned char *>(desc->segments[i].seg_addr);
+        bytes.insert(bytes.end(), p, p + desc->segments[i].seg_len);
+    }
+    if (bytes.empty()) {
+        ++in->empty;
+        return;
+    }
+    FragHeader h{};
+    if (bytes.size() < sizeof h) {
+        in->problem = in->problem.empty() ? "short fragment of " + std::to_string(bytes.size()) + " bytes" : in->problem;
+        return;
+    }
+    std::memcpy(&h, bytes.data(), sizeof h);
+    const size_t stream = h.sender * 4 + h.stream;
+    std::string problem;
+    if (desc->tag != kTag) {
+        problem = "tag " + std::to_string(desc->tag);
+    } else if (desc->proc == nullptr || desc->proc->proc_name.rank != h.sender) {
+        problem = "fragment of rank " + std::to_string(h.sender) + " says it came from another proc";
+    } else if (stream >= kMaxStreams || h.seq != in->next[stream]) {
+        problem = "rank " + std::to_string(h.sender) + " stream " + std::to_string(h.stream) + ": fragment " +
+                  std::to_string(h.seq) + " arrived when " + std::to_string(in->next[stream]) + " was due";
+    } else if (h.length != bytes.size()) {
+        problem = "fragment " + std::to_string(h.seq) + " has " + std::to_string(bytes.size()) + " bytes, sent " +
+                  std::to_string(h.length);
+    } else if (std::memcmp(bytes.data() + sizeof h, ramp() + seed(h), bytes.size() - sizeof h) != 0) {
+        problem = "fragment " + std::to_string(h.seq) + " of " + std::to_string(h.length) + " bytes: payload differs";
+    }
+    if (!problem.empty() && in->problem.empty()) {
+        in->problem = problem;
+    }
+    if (stream < kMaxStreams) {
+        in->next[stream] = h.seq + 1;
+    }
+    ++in->received;
+}
+
+int send_fragment(Rank &r, uint32_t peer, uint32_t stream, uint32_t seq, size_t length)
+{
+    FragHeader h{r.rank, stream, seq, static_cast<uint32_t>(length)};
+    return r.send(peer, &h, sizeof h, ramp() + seed(h), length - sizeof h);
+}
+
+// Sends `count` fragments to each target (lengths from `length(seq)`), receiving meanwhile, and waits
+// for `count` from each source; checks every fragment.
+void exchange(Rank &r, const std::vector<uint32_t> &targets, const std::vector<uint32_t> &sources, uint32_t count,
+              const std::function<size_t(uint32_t)> &length, bool final_barrier = true)
+{
+    Inbox in;
+    SHM_CHECK(mca_btl_base_register_recv(kTag, check_fragment, &in) == TESSERA_SUCCESS, "register");
+    for (uint32_t seq = 0; seq < count; ++seq) {
+        for (uint32_t t : targets) {
+            const int rc = send_fragment(r, t, 0, seq, length(seq));
+            SHM_CHECK(rc == MCA_BTL_SEND_COMPLETE, "send to rank " + std::to_string(t) + " answered " + std::to_string(rc));
+        }
+    }
+    const uint64_t expected = uint64_t{count} * sources.size();
+    SHM_CHECK(r.progress_until([&] { return in.received >= expected; }),
+              "received " + std::to_string(in.received) + " of " + std::to_string(expected));
+    SHM_CHECK(in.problem.empty(), in.problem);
+    for (uint32_t s : sources) {
+        SHM_CHECK(in.next[s * 4] == count, "rank " + std::to_string(s) + ": " + std::to_string(in.next[s * 4]));
+    }
+    if (final_barrier) {
+        r.barrier(true);
+    }
+    mca_btl_base_register_recv(kTag, nullptr, nullptr);
+}
+
+std::vector<uint32_t> all_but(uint32_t me, uint32_t size)
+{
+    std::vector<uint32_t> v;
+    for (uint32_t i = 0; i < size; ++i) {
+        if (i != me) {
+            v.push_back(i);
+        }
+    }
+    return v;
+}
+
+bool reported(tessera::mca::Severity severity, const std::string &needle)
+{
+    for (const std::string &m : tessera::mca::reported(severity)) {
+        if (m.find(needle) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+#define EXPECT_JOB_OK(job)                                                                                        \
+    do {                                                                                                          \
+        EXPECT_TRUE((job).all_exited_ok()) << (job).describe();                                                   \
+        EXPECT_TRUE((job).leftovers().empty()) << "left in /dev/shm: " << (job).leftovers().front();              \
+    } while (0)
+
+TEST(BtlShm, ModuleDescribesItselfAndReachesOnlyPeersOnTheHost)
+{
+    Job job(3, {{"btl_shm_eager_limit", "2k"}, {"btl_shm_max_send_size", "8k"}, {"btl_shm_latency", "123"},
+                {"btl_shm_bandwidth", "4567"}});
+    job.setup(2).node_id = 1; // another host: reached by tcp, never by shm
+    job.setup(2).local_rank = 0;
+    job.setup(2).local_size = 1;
+    job.setup(0).local_size = job.setup(1).local_size = 2;
+    job.run([](Rank &r) {
+        r.open();
+        if (r.rank == 2) {
+            SHM_CHECK(r.btl == nullptr, "a host with one rank needs no shm module");
+            r.fence();
+            r.barrier();
+            return;
+        }
+        SHM_CHECK(r.btl != nullptr, "no module");
+        SHM_CHECK(std::string(r.btl->btl_name) == "shm", r.btl->btl_name);
+        SHM_CHECK(r.btl->btl_exclusivity == MCA_BTL_EXCLUSIVITY_DEFAULT, "exclusivity");
+        SHM_CHECK(r.btl->btl_eager_limit == 2048 && r.btl->btl_max_send_size == 8192, "limits from parameters");
+        SHM_CHECK(r.btl->btl_latency == 123 && r.btl->btl_bandwidth == 4567, "estimates from parameters");
+        SHM_CHECK((r.btl->btl_flags & MCA_BTL_FLAG_SEND) != 0, "flags");
+        SHM_CHECK(r.btl->btl_progress != nullptr, "progress");
+        r.fence();
+        r.add_procs();
+        const uint32_t peer = 1 - r.rank;
+        SHM_CHECK(r.endpoints[r.rank] == nullptr, "self is the self btl's");
+        SHM_CHECK(r.endpoints[peer] != nullptr, "the peer on this host");
+        SHM_CHECK(r.endpoints[2] == nullptr, "the rank on another host");
+        // Adding again gives the same endpoint.
+        mca_btl_base_endpoint_t *again = nullptr;
+        SHM_CHECK(r.btl->btl_add_procs(r.btl, 1, &r.procs[peer], &again) == TESSERA_SUCCESS && again == r.endpoints[peer],
+                  "same endpoint");
+        r.barrier();
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, FragmentsArriveInOrderBothWays)
+{
+    Job job(2);
+    job.run([](Rank &r) {
+        r.start();
+        const size_t max = r.btl->btl_max_send_size;
+        exchange(r, {1 - r.rank}, {1 - r.rank}, 20000,
+                 [max](uint32_t seq) { return sizeof(FragHeader) + (size_t{seq} * 7919) % (max - sizeof(FragHeader) + 1); });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, EverySizeUpToMaxSendSize)
+{
+    for (const char *max : {"4k", "64k"}) {
+        SCOPED_TRACE(max);
+        Job job(2, {{"btl_shm_max_send_size", max}, {"btl_shm_eager_limit", "1k"}});
+        job.run([](Rank &r) {
+            r.start();
+            const size_t max = r.btl->btl_max_send_size;
+            const uint32_t count = static_cast<uint32_t>(max - sizeof(FragHeader) + 1);
+            if (r.rank == 0) {
+                // An empty fragment is a fragment too.
+                SHM_CHECK(r.send(1, nullptr, 0, nullptr, 0) == MCA_BTL_SEND_COMPLETE, "empty");
+                exchange(r, {1}, {}, count, [](uint32_t seq) { return sizeof(FragHeader) + seq; });
+            } else {
+                Inbox in;
+                mca_btl_base_register_recv(kTag, check_fragment, &in);
+                SHM_CHECK(r.progress_until([&] { return in.received == count; }), "all sizes");
+                SHM_CHECK(in.problem.empty(), in.problem);
+                SHM_CHECK(in.empty == 1, "the empty fragment");
+                mca_btl_base_register_recv(kTag, nullptr, nullptr);
+                r.barrier(true);
+            }
+        });
+        EXPECT_JOB_OK(job);
+    }
+}
+
+TEST(BtlShm, TooLargeOrNoEndpointIsRefused)
+{
+    Job job(2, {{"btl_shm_max_send_size", "1k"}, {"btl_shm_eager_limit", "512"}});
+    job.run([](Rank &r) {
+        r.start();
+        std::vector<unsigned char> big(1025);
+        SHM_CHECK(r.send(1 - r.rank, big.data(), 1000, big.data(), 25) == TESSERA_ERR_BAD_PARAM, "1025 bytes");
+        const mca_btl_base_segment_t seg{big.data(), 8};
+        SHM_CHECK(r.btl->btl_send(r.btl, nullptr, kTag, &seg, 1, nullptr, nullptr) == TESSERA_ERR_BAD_PARAM, "no endpoint");
+        r.barrier();
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, FullRingPushesBackUntilTheReceiverProgresses)
+{
+    Job job(2, {{"btl_shm_fifo_depth", "8"}});
+    job.run([](Rank &r) {
+        r.start();
+        if (r.rank == 0) {
+            // The receiver does not progress yet: exactly a ring's worth is taken.
+            uint32_t taken = 0;
+            for (;; ++taken) {
+                FragHeader h{0, 0, taken, sizeof(FragHeader) + 100};
+                const mca_btl_base_segment_t segs[2] = {{&h, sizeof h}, {ramp() + seed(h), 100}};
+                const int rc = r.btl->btl_send(r.btl, r.endpoints[1], kTag, segs, 2, nullptr, nullptr);
+                if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+                    break;
+                }
+                SHM_CHECK(rc == MCA_BTL_SEND_COMPLETE && taken < 100, "send " + std::to_string(rc));
+            }
+            SHM_CHECK(taken == 8, "taken " + std::to_string(taken));
+            r.board->words[0].store(taken);
+            r.barrier();
+            // Now it drains: the rest goes through, in order after the first eight.
+            for (uint32_t seq = taken; seq < 1000; ++seq) {
+                SHM_CHECK(send_fragment(r, 1, 0, seq, sizeof(FragHeader) + 100) == MCA_BTL_SEND_COMPLETE, "send");
+            }
+            r.barrier(true);
+        } else {
+            r.barrier();
+            Inbox in;
+            mca_btl_base_register_recv(kTag, check_fragment, &in);
+            SHM_CHECK(r.progress_until([&] { return in.received == 1000; }), std::to_string(in.received));
+            SHM_CHECK(in.problem.empty(), in.problem);
+            mca_btl_base_register_recv(kTag, nullptr, nullptr);
+            r.barrier(true);
+        }
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, ManyToOneKeepsEachSendersOrder)
+{
+    Job job(4);
+    job.run([](Rank &r) {
+        r.start();
+        auto length = [](uint32_t seq) { return sizeof(FragHeader) + (seq * 131u) % 3000; };
+        if (r.rank == 0) {
+            exchange(r, {}, {1, 2, 3}, 5000, length);
+        } else {
+            exchange(r, {0}, {}, 5000, length);
+        }
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, AllToAllOnFourRanks)
+{
+    Job job(4);
+    job.run([](Rank &r) {
+        r.start();
+        const size_t max = r.btl->btl_max_send_size;
+        exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 2000,
+                 [max](uint32_t seq) { return sizeof(FragHeader) + (size_t{seq} * 4099) % (max - sizeof(FragHeader)); });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, SegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
+{
+    Job job(3);
+    const std::string path = job.segment_path(0);
+    job.run([path](Rank &r) {
+        r.open();
+        r.fence();
+        SHM_CHECK(access(path.c_str(), F_OK) == 0, path + " exists between the fence and the others' attach");
+        r.barrier();
+        r.add_procs();
+        r.barrier();
+        SHM_CHECK(access(path.c_str(), F_OK) != 0, path + " is still there after every rank attached");
+        // Still usable: the mappings stay.
+        exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 100, [](uint32_t) { return 64; });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, SegmentIsRemovedWhenARankNeverAttaches)
+{
+    Job job(2);
+    job.setup(1).params = {{"btl", "self"}}; // this rank does not run shm at all
+    job.run([](Rank &r) {
+        r.open();
+        r.fence();
+        if (r.rank == 0) {
+            r.add_procs();
+            SHM_CHECK(r.endpoints[1] == nullptr, "rank 1 runs no shm");
+        }
+        r.barrier();
+    });
+    EXPECT_JOB_OK(job); // rank 0's close removed the name nobody else counted in
+}
+
+TEST(BtlShm, SingletonMakesNoModuleAndNoSegment)
+{
+    Job job(1);
+    job.run([](Rank &r) {
+        r.singleton = true;
+        r.open();
+        SHM_CHECK(r.btl == nullptr, "a singleton has nobody to reach");
+        r.fence();
+    });
+    EXPECT_JOB_OK(job);
+}
+
+// Rank 0 offers a buffer; rank 1 reads it directly.
+void single_copy_read(Rank &r, size_t bytes)
+{
+    r.start();
+    if (r.rank == 0) {
+        std::vector<unsigned char> data(bytes);
+        for (size_t i = 0; i < bytes; ++i) {
+            data[i] = static_cast<unsigned char>(i * 13 + (i >> 12));
+        }
+        r.board->words[0].store(reinterpret_cast<uint64_t>(data.data()));
+        r.barrier();
+        r.barrier(); // the reader is done
+    } else {
+        r.barrier();
+        SHM_CHECK((r.btl->btl_flags & MCA_BTL_FLAG_GET) != 0 && r.btl->btl_get != nullptr, "single copy offered");
+        const uint64_t address = r.board->words[0].load();
+        std::vector<unsigned char> got(bytes);
+        const size_t piece = r.btl->btl_get_limit != 0 ? r.btl->btl_get_limit : bytes;
+        for (size_t done = 0; done < bytes; done += piece) {
+            const size_t n = std::min(piece, bytes - done);
+            SHM_CHECK(r.btl->btl_get(r.btl, r.endpoints[0], got.data() + done, address + done, n) == TESSERA_SUCCESS,
+                      "get");
+        }
+        for (size_t i = 0; i < bytes; ++i) {
+            SHM_CHECK(got[i] == static_cast<unsigned char>(i * 13 + (i >> 12)), "byte " + std::to_string(i));
+        }
+        // An address the peer never mapped: not readable, the caller sends instead; later reads still work.
+        unsigned char b = 0;
+        SHM_CHECK(r.btl->btl_get(r.btl, r.endpoints[0], &b, 8, 1) == TESSERA_ERR_NOT_SUPPORTED, "unmapped address");
+        SHM_CHECK(r.btl->btl_get(r.btl, r.endpoints[0], &b, address + 1, 1) == TESSERA_SUCCESS && b == 13, "again");
+        r.barrier();
+    }
+}
+
+TEST(BtlShm, SingleCopyForcedReadsThePeersBuffer)
+{
+    Job job(2, {{"btl_shm_single_copy", "cma"}, {"btl_shm_get_limit", "1M"}});
+    job.run([](Rank &r) { single_copy_read(r, (size_t{6} << 20) + 12345); });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, SingleCopyAutoReadsWhereTheKernelAllows)
+{
+    Job job(2, {{"btl_shm_single_copy", "auto"}});
+    job.run([](Rank &r) { single_copy_read(r, 100000); });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, SingleCopyNoneOffersNoGet)
+{
+    Job job(2, {{"btl_shm_single_copy", "none"}});
+    job.run([](Rank &r) {
+        r.start();
+        SHM_CHECK((r.btl->btl_flags & MCA_BTL_FLAG_GET) == 0 && r.btl->btl_get == nullptr, "no single copy");
+        r.barrier();
+    });
+    EXPECT_JOB_OK(job);
+}
+
+// Drops CAP_SYS_PTRACE from this process's effective set: with a peer that is not dumpable, the kernel
+// then refuses process_vm_readv as it would for another user's process.
+bool drop_ptrace_capability()
+{
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0) {
+        return false;
+    }
+    data[CAP_SYS_PTRACE / 32].effective &= ~(1u << (CAP_SYS_PTRACE % 32));
+    return syscall(SYS_capset, &header, data) == 0;
+}
+
+class BtlShmRefused : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(BtlShmRefused, SingleCopyRefusedFallsBackToTheRings)
+{
+    const std::string mode = GetParam();
+    Job job(2, {{"btl_shm_single_copy", mode}});
+    job.run([mode](Rank &r) {
+        tessera::mca::report_clear();
+        if (r.rank == 0) {
+            SHM_CHECK(prctl(PR_SET_DUMPABLE, 0) == 0, "not dumpable");
+        } else {
+            SHM_CHECK(drop_ptrace_capability(), "capset");
+        }
+        r.start();
+        if (r.rank == 1) {
+            SHM_CHECK((r.btl->btl_flags & MCA_BTL_FLAG_GET) == 0, "the flag is cleared when no peer can be read");
+            unsigned char b = 0;
+            SHM_CHECK(r.btl->btl_get(r.btl, r.endpoints[0], &b, r.board->words[1].load(), 1) == TESSERA_ERR_NOT_SUPPORTED,
+                      "get refused");
+            const bool warned = reported(tessera::mca::Severity::Warning, "btl_shm_single_copy=cma");
+            SHM_CHECK(warned == (mode == "cma"), "a warning only when cma was asked for by name");
+        }
+        exchange(r, {1 - r.rank}, {1 - r.rank}, 500, [](uint32_t seq) { return sizeof(FragHeader) + seq * 8; });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BtlShmRefused, ::testing::Values("cma", "auto"));
+
+TEST(BtlShm, PeerThatDiesIsReportedOnce)
+{
+    Job job(3, {{"btl_shm_peer_check_interval", "0.05"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            Inbox in; // before anything can arrive from the other survivor
+            mca_btl_base_register_recv(kTag, check_fragment, &in);
+            r.barrier();
+            if (r.rank == 2) {
+                raise(SIGKILL);
+            }
+            SHM_CHECK(r.progress_until([&] { return r.errors_reported > 0; }, 20), "death of rank 2 not reported");
+            SHM_CHECK(r.error_proc == r.procs[2] && r.error_status == TESSERA_ERR_UNREACH, "reported for rank 2");
+            // Said once; sends to it fail; the survivors still talk.
+            r.progress_until([] { return false; }, 0.3);
+            SHM_CHECK(r.errors_reported == 1, std::to_string(r.errors_reported) + " reports");
+            const FragHeader dead{r.rank, 0, 0, sizeof(FragHeader)};
+            SHM_CHECK(r.send(2, &dead, sizeof dead, nullptr, 0) == TESSERA_ERR_UNREACH, "send to the dead rank");
+            const uint32_t other = 1 - r.rank;
+            for (uint32_t seq = 0; seq < 100; ++seq) {
+                SHM_CHECK(send_fragment(r, other, 0, seq, sizeof(FragHeader) + 100) == MCA_BTL_SEND_COMPLETE, "send");
+            }
+            SHM_CHECK(r.progress_until([&] { return in.received == 100; }), std::to_string(in.received));
+            SHM_CHECK(in.problem.empty(), in.problem);
+            mca_btl_base_register_recv(kTag, nullptr, nullptr);
+        },
+        60);
+    const auto &s = job.statuses();
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_TRUE(WIFEXITED(s[0]) && WEXITSTATUS(s[0]) == 0) << job.describe();
+    EXPECT_TRUE(WIFEXITED(s[1]) && WEXITSTATUS(s[1]) == 0) << job.describe();
+    EXPECT_TRUE(WIFSIGNALED(s[2]) && WTERMSIG(s[2]) == SIGKILL) << job.describe();
+    EXPECT_TRUE(job.leftovers().empty());
+}
+
+TEST(BtlShm, BadValuesAreRefusedNamingTheParameter)
+{
+    const std::vector<std::pair<shmtest::Params, std::string>> cases = {
+        {{{"btl_shm_max_send_size", "16"}}, "btl_shm_max_send_size"},
+        {{{"btl_shm_eager_limit", "64k"}, {"btl_shm_max_send_size", "32k"}}, "btl_shm_eager_limit"},
+        {{{"btl_shm_fifo_depth", "1"}}, "btl_shm_fifo_depth"},
+        {{{"btl_shm_peer_check_interval", "-1"}}, "btl_shm_peer_check_interval"},
+    };
+    for (const auto &[params, name] : cases) {
+        SCOPED_TRACE(name);
+        Job job(2, params);
+        job.run([name](Rank &r) {
+            tessera::mca::report_set_print(false);
+            r.open();
+            SHM_CHECK(r.btl == nullptr, "a bad value must not give a module");
+            SHM_CHECK(reported(tessera::mca::Severity::Error, name), "no error names " + name);
+            r.fence();
+        });
+        EXPECT_JOB_OK(job);
+    }
+}
+
+TEST(BtlShm, RanksWithOtherRingParametersAreRefused)
+{
+    Job job(2);
+    job.setup(1).params = {{"btl_shm_fifo_depth", "8"}};
+    job.run([](Rank &r) {
+        tessera::mca::report_set_print(false);
+        r.start();
+        if (r.rank == 1) {
+            SHM_CHECK(r.endpoints[0] == nullptr, "no endpoint through a segment made for other rings");
+            SHM_CHECK(reported(tessera::mca::Severity::Error, "btl_shm_fifo_depth"), "error names the parameter");
+        }
+        r.barrier();
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, ThreadsSendAndProgressAtOnce)
+{
+    Job job(2);
+    job.run([](Rank &r) {
+        r.start(true);
+        constexpr uint32_t kCount = 20000;
+        if (r.rank == 0) {
+            std::vector<std::thread> senders;
+            std::atomic<int> failures{0};
+            for (uint32_t t = 0; t < 2; ++t) {
+                senders.emplace_back([&r, &failures, t] {
+                    for (uint32_t seq = 0; seq < kCount; ++seq) {
+                        FragHeader h{0, t, seq, static_cast<uint32_t>(sizeof(FragHeader) + seq % 500)};
+                        if (r.send(1, &h, sizeof h, ramp() + seed(h), h.length - sizeof h) != MCA_BTL_SEND_COMPLETE) {
+                            ++failures;
+                        }
+                    }
+                });
+            }
+            for (auto &t : senders) {
+                t.join();
+            }
+            SHM_CHECK(failures == 0, "sends failed");
+            r.barrier(true);
+        } else {
+            Inbox in;
+            mca_btl_base_register_recv(kTag, check_fragment, &in);
+            std::atomic<bool> done{false};
+            std::vector<std::thread> progressors;
+            for (int t = 0; t < 2; ++t) {
+                progressors.emplace_back([&] {
+                    while (!done.load()) {
+                        if (r.progress() == 0) {
+                            sched_yield();
+                        }
+                    }
+                });
+            }
+            const auto start = std::chrono::steady_clock::now();
+            while (in.received < 2 * kCount && std::chrono::steady_clock::now() - start < std::chrono::seconds(30)) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            done = true;
+            for (auto &t : progressors) {
+                t.join();
+            }
+            SHM_CHECK(in.received == 2 * kCount, std::to_string(in.received));
+            SHM_CHECK(in.problem.empty(), in.problem);
+            SHM_CHECK(in.next[0] == kCount && in.next[1] == kCount, "both streams complete");
+            mca_btl_base_register_recv(kTag, nullptr, nullptr);
+            r.barrier(true);
+        }
+    });
+    EXPECT_JOB_OK(job);
+}
+
+} // namespace
