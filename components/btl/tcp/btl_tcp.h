@@ -1,18 +1,24 @@
 /*
- * btl tcp (docs/btl-tcp.md). Each of the btl_tcp_links modules listens on its own port and reaches
- * every peer through its own pair of connections: one this process opened and only sends on, one the
- * peer opened and this process only receives on — so two ranks never race to open the same
- * connection, and each direction keeps its fragments in order. A connection starts with a hello that
- * proves the job key; a stranger is dropped. Sockets are non-blocking, polled with epoll from
- * progress(); what a socket cannot take at once is copied to the connection's queue and written by
- * progress(), so send() returns MCA_BTL_SEND_COMPLETE or, when the queue is full, asks to be retried.
+ * btl tcp (docs/btl-tcp.md): fragments over TCP sockets, between hosts and (when shm is not used) on
+ * one host. btl_tcp_links modules, each listening on its own port and holding one connection per
+ * peer, so that the pml stripes large messages over them as over any modules. Sockets are
+ * non-blocking; one epoll set serves the whole component and progress() polls it with a zero
+ * timeout. A connection starts with a hello that proves the job key; strangers are refused.
+ *
+ * Files: _component (parameters, query, listeners, card), _if (interface choice), _hdr (wire
+ * format), _endpoint (per-peer connection: connect, send queue, frames in), _handshake (accepting
+ * and checking hellos), _module (the module's function table).
  */
 #ifndef TESSERA_COMPONENTS_BTL_TCP_BTL_TCP_H
 #define TESSERA_COMPONENTS_BTL_TCP_BTL_TCP_H
 
 #include <netinet/in.h>
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,30 +28,65 @@ extern "C" mca_btl_base_component_t mca_btl_tcp_component;
 
 namespace tessera::ompi::btl_tcp {
 
+/* Parameter storage: btl_tcp_<name>. */
 struct Params {
     int links = 1;
     const char *if_include = nullptr;
     const char *if_exclude = nullptr;
     std::size_t eager_limit = 65536;
     std::size_t max_send_size = 131072;
-    std::size_t queue_limit = 8u << 20; /* bytes queued per connection before send() asks for a retry */
-    unsigned latency = 10000;
+    std::size_t queue_limit = 8u << 20;
+    std::size_t copy_limit = 256;
+    std::size_t sndbuf = 0;
+    std::size_t rcvbuf = 0;
+    unsigned latency = 8000;
     unsigned bandwidth = 2000;
+    double handshake_timeout = 10.0;
+    int handshake_limit = 128;
+    double close_linger = 1.0;
+    int direct_reads = 1;
+    int poll_every = 64;
 };
 extern Params params;
 
-/* The IPv4 address this rank listens on: its "host" when that is an address (the loopback hosts of
- * the tests), else the first interface btl_tcp_if_include/exclude allow. Empty *error on success. */
-in_addr_t choose_address(const char *host, std::string *error);
+struct Link;
 
-/* A module per link; the card lists every link's port. */
-struct Card {
-    uint32_t addr; /* network order */
-    uint32_t links;
-    uint16_t ports[16];
+/* What an epoll event points to: a listener, a connection still in its handshake, or a peer's
+ * endpoint (owner: the Link, Pending or Endpoint). Pending slots live as long as their module, so an
+ * event that was already fetched for a slot since reused finds it in a state it can check. */
+enum class WatchKind : uint8_t { Listener, Pending, Endpoint };
+struct Watch {
+    WatchKind kind;
+    Link *link;
+    void *owner;
 };
 
-mca_btl_base_module_t *module_create(int link, int listen_fd, in_addr_t addr);
+/* The state the component's modules share. */
+struct Component {
+    int epfd = -1;
+    bool threaded = false; /* enable_mpi_threads: `lock` is taken */
+    /* One lock for all links rather than one per module: any module's progress handles every
+     * link's events (one epoll set), and a receive or done callback may send on any link, so
+     * per-module locks would be taken in no fixed order. Recursive: callbacks run under it. */
+    std::recursive_mutex lock;
+    uint32_t jobid = 0;
+    uint32_t rank = 0;
+    uint32_t size = 0;
+    std::string key; /* the job key: compared, sent in hellos, never printed */
+    in_addr_t addr = 0;
+    std::vector<std::unique_ptr<Link>> links;
+    std::atomic<uint64_t> refused{0}; /* connections refused in their handshake */
+};
+
+/* Plain pointer, created by btl_init: the framework may be closed by an exit handler after this
+ * DSO's static objects are gone. */
+extern Component *component;
+
+/* Adds, changes or removes (events 0 with EPOLL_CTL_DEL) a descriptor in the component's set. */
+int watch(int op, int fd, uint32_t events, Watch *w);
+
+/* The module of link `link`, listening on listen_fd; named "tcp:<address>:<link>". */
+mca_btl_base_module_t *module_create(int link, int listen_fd);
 void modules_destroy();
 
 } // namespace tessera::ompi::btl_tcp

@@ -1,5 +1,5 @@
-/* btl tcp: parameters, query, and the listening sockets of the links (btl_tcp.h). */
-#include <arpa/inet.h>
+/* btl tcp: parameters, query, the listeners of the links and the card (btl_tcp.h). */
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -8,6 +8,9 @@
 #include <string>
 
 #include "components/btl/tcp/btl_tcp.h"
+#include "components/btl/tcp/btl_tcp_endpoint.h"
+#include "components/btl/tcp/btl_tcp_hdr.h"
+#include "components/btl/tcp/btl_tcp_if.h"
 #include "mca/report.h"
 #include "mca/var.h"
 #include "ompi/proc/modex.h"
@@ -15,11 +18,14 @@
 namespace tessera::ompi::btl_tcp {
 
 Params params;
+Component *component = nullptr;
 
 namespace {
 
+/* Only orders modules of equal exclusivity. */
 constexpr int kPriority = 10;
-constexpr int kMaxLinks = 16;
+/* Frame lengths are 32-bit, and a receive buffer holds two frames: keep both far from overflow. */
+constexpr std::size_t kMaxSendSizeLimit = kMaxAnnouncedFrame;
 
 mca_btl_base_module_t *modules[kMaxLinks];
 
@@ -34,17 +40,44 @@ int register_params(const mca_base_component_t *)
     } vars[] = {
         {"links", "Connections per peer, each its own module (large messages are striped over them), 1..16",
          MCA_VAR_TYPE_INT, &params.links},
-        {"if_include", "Interfaces (names or a.b.c.d/n subnets, comma-separated) to use; not with if_exclude",
+        {"if_include",
+         "Interfaces to use: names or a.b.c.d/n subnets, comma-separated; not together with btl_tcp_if_exclude",
          MCA_VAR_TYPE_STRING, &params.if_include},
-        {"if_exclude", "Interfaces (names or subnets) not to use; loopback is used only when nothing else is there",
+        {"if_exclude",
+         "Interfaces not to use: names or a.b.c.d/n subnets, comma-separated. Unset: any interface, loopback only "
+         "when nothing else is up",
          MCA_VAR_TYPE_STRING, &params.if_exclude},
         {"eager_limit", "Largest message (header included) the pml sends in one fragment", MCA_VAR_TYPE_SIZE,
          &params.eager_limit},
-        {"max_send_size", "Bytes of one fragment, header included", MCA_VAR_TYPE_SIZE, &params.max_send_size},
-        {"queue_limit", "Bytes a connection may queue before a send is retried later", MCA_VAR_TYPE_SIZE,
+        {"max_send_size", "Largest fragment, header included (at most 64M)", MCA_VAR_TYPE_SIZE,
+         &params.max_send_size},
+        {"queue_limit", "Bytes queued per connection before send() asks to be retried", MCA_VAR_TYPE_SIZE,
          &params.queue_limit},
-        {"latency", "One-way latency estimate, ns", MCA_VAR_TYPE_UNSIGNED, &params.latency},
+        {"copy_limit",
+         "A queued fragment's segments up to this size are copied; larger ones are written from the caller's "
+         "memory until its done callback is called (sends without one are copied whole)",
+         MCA_VAR_TYPE_SIZE, &params.copy_limit},
+        {"sndbuf", "SO_SNDBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE,
+         &params.sndbuf},
+        {"rcvbuf", "SO_RCVBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE,
+         &params.rcvbuf},
+        {"latency", "One-way latency estimate of a small fragment, ns (orders a peer's modules)",
+         MCA_VAR_TYPE_UNSIGNED, &params.latency},
         {"bandwidth", "Bandwidth estimate, MB/s (weights striping)", MCA_VAR_TYPE_UNSIGNED, &params.bandwidth},
+        {"handshake_timeout", "Seconds an accepted connection has to present its hello", MCA_VAR_TYPE_DOUBLE,
+         &params.handshake_timeout},
+        {"handshake_limit", "Accepted connections that may wait for their hello per link; beyond, the oldest is "
+                            "refused",
+         MCA_VAR_TYPE_INT, &params.handshake_limit},
+        {"close_linger", "Seconds del_procs keeps writing what is still queued to a peer before closing",
+         MCA_VAR_TYPE_DOUBLE, &params.close_linger},
+        {"direct_reads",
+         "While a module has at most this many connections, progress reads them directly instead of asking epoll "
+         "first (0..64; 0: always epoll)",
+         MCA_VAR_TYPE_INT, &params.direct_reads},
+        {"poll_every", "While reading directly, progress polls epoll (new connections, handshakes) every this many "
+                       "passes",
+         MCA_VAR_TYPE_INT, &params.poll_every},
     };
     for (const auto &v : vars) {
         const int rc = mca_var_register("btl", "tcp", v.name, v.help, v.type, nullptr, MCA_INFO_LVL_4,
@@ -56,20 +89,73 @@ int register_params(const mca_base_component_t *)
     return TESSERA_SUCCESS;
 }
 
+bool set(const char *value)
+{
+    return value != nullptr && *value != '\0';
+}
+
+/* Every value checked before anything runs; "" when all are sane. */
+std::string check_params()
+{
+    const auto bad = [](const char *name, const std::string &value, const std::string &rule) {
+        return std::string("btl_tcp_") + name + ": value " + value + " " + rule;
+    };
+    if (params.links < 1 || params.links > kMaxLinks) {
+        return bad("links", std::to_string(params.links), "is not in 1.." + std::to_string(kMaxLinks));
+    }
+    if (set(params.if_include) && set(params.if_exclude)) {
+        return std::string("btl_tcp_if_include (\"") + params.if_include + "\") and btl_tcp_if_exclude (\"" +
+               params.if_exclude + "\") are both set; set one of them";
+    }
+    IfList list;
+    if (std::string e = parse_if_list("btl_tcp_if_include", params.if_include, &list); !e.empty()) {
+        return e;
+    }
+    if (std::string e = parse_if_list("btl_tcp_if_exclude", params.if_exclude, &list); !e.empty()) {
+        return e;
+    }
+    if (params.max_send_size < 1024 || params.max_send_size > kMaxSendSizeLimit) {
+        return bad("max_send_size", std::to_string(params.max_send_size), "is not in 1k..64M");
+    }
+    if (params.eager_limit < 64 || params.eager_limit > params.max_send_size) {
+        return bad("eager_limit", std::to_string(params.eager_limit),
+                   "is not in 64..btl_tcp_max_send_size (" + std::to_string(params.max_send_size) + ")");
+    }
+    if (params.queue_limit == 0) {
+        return bad("queue_limit", "0", "must be positive");
+    }
+    if (params.copy_limit > params.max_send_size) {
+        return bad("copy_limit", std::to_string(params.copy_limit),
+                   "exceeds btl_tcp_max_send_size (" + std::to_string(params.max_send_size) + ")");
+    }
+    if (params.sndbuf > (1u << 30) || params.rcvbuf > (1u << 30)) {
+        return bad(params.sndbuf > (1u << 30) ? "sndbuf" : "rcvbuf",
+                   std::to_string(std::max(params.sndbuf, params.rcvbuf)), "exceeds 1G");
+    }
+    if (!(params.handshake_timeout > 0)) {
+        return bad("handshake_timeout", std::to_string(params.handshake_timeout), "must be positive (seconds)");
+    }
+    if (params.handshake_limit < 1) {
+        return bad("handshake_limit", std::to_string(params.handshake_limit), "must be at least 1");
+    }
+    if (!(params.close_linger >= 0)) {
+        return bad("close_linger", std::to_string(params.close_linger), "must not be negative (seconds)");
+    }
+    if (params.direct_reads < 0 || params.direct_reads > 64) {
+        return bad("direct_reads", std::to_string(params.direct_reads), "is not in 0..64");
+    }
+    if (params.poll_every < 1) {
+        return bad("poll_every", std::to_string(params.poll_every), "must be at least 1");
+    }
+    if (params.bandwidth == 0) {
+        return bad("bandwidth", "0", "must be positive (MB/s)");
+    }
+    return "";
+}
+
 int open_component()
 {
-    std::string problem;
-    if (params.links < 1 || params.links > kMaxLinks) {
-        problem = "btl_tcp_links: value " + std::to_string(params.links) + " is not in 1.." + std::to_string(kMaxLinks);
-    } else if (params.if_include != nullptr && *params.if_include != '\0' && params.if_exclude != nullptr &&
-               *params.if_exclude != '\0') {
-        problem = std::string("btl_tcp_if_include (\"") + params.if_include + "\") and btl_tcp_if_exclude (\"" +
-                  params.if_exclude + "\") are both set; set one of them";
-    } else if (params.max_send_size < 1024 || params.eager_limit > params.max_send_size) {
-        problem = "btl_tcp_max_send_size: value " + std::to_string(params.max_send_size) +
-                  " must be at least 1024 and at least btl_tcp_eager_limit (" + std::to_string(params.eager_limit) + ")";
-    }
-    if (!problem.empty()) {
+    if (const std::string problem = check_params(); !problem.empty()) {
         tessera::mca::report(tessera::mca::Severity::Error, problem);
         return TESSERA_ERR_BAD_PARAM;
     }
@@ -96,7 +182,11 @@ int listen_on(in_addr_t addr, uint16_t *port, std::string *error)
     sa.sin_family = AF_INET;
     sa.sin_addr.s_addr = addr;
     socklen_t len = sizeof sa;
-    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || listen(fd, 128) != 0 ||
+    if (fd >= 0) {
+        /* Accepted connections inherit the buffer sizes. */
+        set_socket_options(fd);
+    }
+    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || listen(fd, SOMAXCONN) != 0 ||
         getsockname(fd, reinterpret_cast<sockaddr *>(&sa), &len) != 0) {
         *error = std::strerror(errno);
         if (fd >= 0) {
@@ -104,48 +194,76 @@ int listen_on(in_addr_t addr, uint16_t *port, std::string *error)
         }
         return -1;
     }
-    *port = ntohs(sa.sin_port);
+    *port = sa.sin_port;
     return fd;
 }
 
-mca_btl_base_module_t **init(int *num_modules, bool, bool)
+/* The address this rank listens on, or 0 after saying why. */
+in_addr_t pick_address(const tessera_job_info_t *job)
+{
+    IfList include, exclude;
+    parse_if_list("btl_tcp_if_include", params.if_include, &include);
+    parse_if_list("btl_tcp_if_exclude", params.if_exclude, &exclude);
+    std::string error;
+    const std::vector<Interface> interfaces = system_interfaces(&error);
+    const in_addr_t addr = error.empty() ? choose_address(job->host, include, exclude, interfaces, &error) : 0;
+    if (addr == 0) {
+        tessera::mca::report(tessera::mca::Severity::Error, "btl tcp: " + error);
+    }
+    return addr;
+}
+
+mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
 {
     *num_modules = 0;
     const tessera_job_info_t *job = tessera_job_info();
-    if (job == nullptr || job->size < 2) {
+    if (job == nullptr || job->size < 2 || component != nullptr) {
         return nullptr; /* nobody to reach */
     }
-    std::string error;
-    const in_addr_t addr = choose_address(job->host, &error);
+    const in_addr_t addr = pick_address(job);
     if (addr == 0) {
-        tessera::mca::report(tessera::mca::Severity::Error, "btl tcp: " + error);
         return nullptr;
     }
     Card card{};
-    card.addr = addr;
-    card.links = static_cast<uint32_t>(params.links);
+    card.version = kCardVersion;
+    card.links = static_cast<uint8_t>(params.links);
     int fds[kMaxLinks];
     for (int i = 0; i < params.links; ++i) {
-        fds[i] = listen_on(addr, &card.ports[i], &error);
+        std::string error;
+        fds[i] = listen_on(addr, &card.link[i].port, &error);
+        card.link[i].addr = addr;
         if (fds[i] < 0) {
-            char text[INET_ADDRSTRLEN] = "?";
-            inet_ntop(AF_INET, &addr, text, sizeof text);
             tessera::mca::report(tessera::mca::Severity::Error,
-                                 "btl tcp: cannot listen on " + std::string(text) + ": " + error);
+                                 "btl tcp: cannot listen on " + address_text(addr) + ": " + error);
             for (int k = 0; k < i; ++k) {
                 close(fds[k]);
             }
             return nullptr;
         }
     }
-    if (tessera_modex_put("btl.tcp", &card, sizeof card) != TESSERA_SUCCESS) {
+    const int epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (epfd < 0 || tessera_modex_put("btl.tcp", &card, card_size(params.links)) != TESSERA_SUCCESS) {
+        tessera::mca::report(tessera::mca::Severity::Error, epfd < 0 ? "btl tcp: epoll_create1 failed"
+                                                                     : "btl tcp: cannot publish the card btl.tcp");
         for (int i = 0; i < params.links; ++i) {
             close(fds[i]);
         }
+        if (epfd >= 0) {
+            close(epfd);
+        }
         return nullptr;
     }
+    /* See btl_tcp.h: created here, released by close_component, never by a static destructor. */
+    component = new Component();
+    component->epfd = epfd;
+    component->threaded = enable_mpi_threads;
+    component->jobid = job->jobid;
+    component->rank = job->rank;
+    component->size = job->size;
+    component->key = job->job_key != nullptr ? job->job_key : "";
+    component->addr = addr;
     for (int i = 0; i < params.links; ++i) {
-        modules[i] = module_create(i, fds[i], addr);
+        modules[i] = module_create(i, fds[i]);
     }
     *num_modules = params.links;
     return modules;
@@ -158,7 +276,7 @@ mca_btl_base_module_t **init(int *num_modules, bool, bool)
 using namespace tessera::ompi::btl_tcp;
 
 mca_btl_base_component_t mca_btl_tcp_component = {
-    .base = {MCA_BASE_COMPONENT_HEADER(mca_btl_base_component_t, "btl", MCA_BTL_BASE_VERSION, "tcp", 1, 0, 0),
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_btl_base_component_t, "btl", MCA_BTL_BASE_VERSION, "tcp", 1, 1, 0),
              .mca_register_params = register_params,
              .mca_open_component = open_component,
              .mca_close_component = close_component,
