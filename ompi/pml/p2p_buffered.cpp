@@ -67,20 +67,12 @@ bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterato
 
 constexpr std::size_t kAlign = 16;
 
-int start_buffered(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm)
+/* Copies the message into the attached buffer and starts sending it from there. */
+int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, const void *buf, std::size_t count,
+            const Datatype *type, int dest, int tag)
 {
-    pml::Checked c;
-    if (int rc = pml::check_args(function, comm, dest, tag, pml::Role::Send, datatype, buf,
-                                 static_cast<std::size_t>(count), &c);
-        rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (dest == MPI_PROC_NULL) {
-        return MPI_SUCCESS;
-    }
     reap();
-    const std::size_t bytes = static_cast<std::size_t>(count) * c.type->size;
+    const std::size_t bytes = count * type->size;
     const std::size_t need = (bytes + MPI_BSEND_OVERHEAD + kAlign - 1) / kAlign * kAlign;
     std::size_t offset = 0;
     std::list<Piece>::iterator where;
@@ -92,13 +84,13 @@ int start_buffered(const char *function, const void *buf, int count, MPI_Datatyp
                                        std::to_string(need) + " more (message + MPI_BSEND_OVERHEAD)");
     }
     char *copy = attached.base + offset;
-    convertor_pack(buf, static_cast<std::size_t>(count), *c.type, 0, copy, bytes);
+    convertor_pack(buf, count, *type, 0, copy, bytes);
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Send;
     r->sbuf = copy;
     r->count = bytes;
     r->type = datatype_lookup(MPI_BYTE);
-    r->comm = c.comm;
+    r->comm = communicator;
     r->peer = dest;
     r->tag = tag;
     if (int rc = pml::start_send(r); rc != MPI_SUCCESS) {
@@ -109,7 +101,74 @@ int start_buffered(const char *function, const void *buf, int count, MPI_Datatyp
     return MPI_SUCCESS;
 }
 
+int start_buffered(const char *function, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm)
+{
+    pml::Checked c;
+    if (int rc = pml::check_args(function, comm, dest, tag, pml::Role::Send, datatype, buf,
+                                 static_cast<std::size_t>(count), &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (dest == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    return enqueue(function, comm, c.comm, buf, static_cast<std::size_t>(count), c.type, dest, tag);
+}
+
+/* The application's request of MPI_Ibsend: complete at once, the message being in the buffer. */
+int done_request(int rc, MPI_Request *request)
+{
+    if (rc != MPI_SUCCESS) {
+        *request = MPI_REQUEST_NULL;
+        return rc;
+    }
+    pml::Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Send;
+    r->complete = true;
+    r->active = true;
+    *request = pml::to_handle(r);
+    return MPI_SUCCESS;
+}
+
+int bsend_init_impl(const char *function, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    *request = MPI_REQUEST_NULL;
+    pml::Checked c;
+    if (int rc = pml::check_args(function, comm, dest, tag, pml::Role::Send, datatype, buf,
+                                 static_cast<std::size_t>(count), &c);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    pml::Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Send;
+    r->mode = pml::SendMode::Buffered;
+    r->persistent = true;
+    r->sbuf = buf;
+    r->count = static_cast<std::size_t>(count);
+    r->type = c.type;
+    r->comm = c.comm;
+    r->peer = dest;
+    r->tag = tag;
+    pml::status_empty(&r->status);
+    if (dest == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+    }
+    *request = pml::to_handle(r);
+    return MPI_SUCCESS;
+}
+
 } // namespace
+
+int start_bsend(pml::Request *r)
+{
+    const MPI_Comm comm = r->comm == &comm_self() ? MPI_COMM_SELF : MPI_COMM_WORLD;
+    const int rc = enqueue("MPI_Start", comm, r->comm, r->sbuf, r->count, r->type, r->peer, r->tag);
+    r->active = rc == MPI_SUCCESS;
+    r->complete = true;
+    return rc;
+}
 
 int buffer_attach(void *buffer, int size)
 {
@@ -156,18 +215,30 @@ int bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, 
 
 int ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    const int rc = start_buffered("MPI_Ibsend", buf, count, datatype, dest, tag, comm);
-    if (rc != MPI_SUCCESS) {
-        *request = MPI_REQUEST_NULL;
-        return rc;
-    }
-    /* The message is in the buffer: the application's request is complete at once. */
-    pml::Request *r = pml::request_alloc();
-    r->kind = pml::Kind::Send;
-    r->complete = true;
-    r->active = true;
-    *request = pml::to_handle(r);
-    return MPI_SUCCESS;
+    return done_request(start_buffered("MPI_Ibsend", buf, count, datatype, dest, tag, comm), request);
+}
+
+int bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return start_buffered("MPI_Bsend_c", buf, count, datatype, dest, tag, comm);
+}
+
+int ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request)
+{
+    return done_request(start_buffered("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm), request);
+}
+
+int bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return bsend_init_impl("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, request);
+}
+
+int bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return bsend_init_impl("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, request);
 }
 
 } // namespace tessera::ompi::native

@@ -69,6 +69,9 @@ int start(MPI_Request *request)
         r->active = true;
         return MPI_SUCCESS;
     }
+    if (r->kind == pml::Kind::Send && r->mode == pml::SendMode::Buffered) {
+        return start_bsend(r);
+    }
     const int rc = r->kind == pml::Kind::Send ? pml::start_send(r) : pml::start_recv(r);
     if (rc != MPI_SUCCESS) {
         return raise_on_comm(comm_handle(r), rc, "MPI_Start", "rank " + std::to_string(r->peer) + " cannot be reached");

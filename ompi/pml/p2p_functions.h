@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include "ompi/pml/pml_request.h"
+
 namespace tessera::ompi::native {
 
 /* p2p_send_recv.cpp */
@@ -32,17 +34,60 @@ int isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int des
 int isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
                       MPI_Comm comm, MPI_Request *request);
 
+/* p2p_send_recv.cpp: the MPI_Count forms */
+int send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+            MPI_Request *request);
+int issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request);
+int irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request);
+int irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+            MPI_Request *request);
+int send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request);
+int ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *request);
+int rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *request);
+int recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                MPI_Request *request);
+int sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+               MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                       int recvtag, MPI_Comm comm, MPI_Status *status);
+int isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                MPI_Request *request);
+int isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                        int recvtag, MPI_Comm comm, MPI_Request *request);
+
 /* p2p_matched.cpp */
 int improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
 int mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
 int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+int mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
 
 /* p2p_buffered.cpp */
 int buffer_attach(void *buffer, int size);
 int buffer_detach(void *buffer_addr, int *size);
 int bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *request);
+/* MPI_Start of a persistent buffered send: copies the message into the buffer and sends it from there;
+ * the request is complete at once. */
+int start_bsend(pml::Request *r);
+int bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request);
 
 /* p2p_completion.cpp */
 int start(MPI_Request *request);
@@ -70,6 +115,7 @@ int get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *c
 int type_size(MPI_Datatype datatype, int *size);
 int type_size_c(MPI_Datatype datatype, MPI_Count *size);
 int type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+int type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 } // namespace tessera::ompi::native
 

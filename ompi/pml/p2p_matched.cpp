@@ -19,7 +19,7 @@ void no_proc_status(MPI_Status *status)
 }
 
 /* A receive request for a matched message (or MPI_MESSAGE_NO_PROC), started. */
-int start_matched(const char *function, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+int start_matched(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                   pml::Request **out)
 {
     if (*message == MPI_MESSAGE_NULL || *message == nullptr) {
@@ -94,10 +94,13 @@ int mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status 
     return MPI_SUCCESS;
 }
 
-int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+namespace {
+
+int mrecv_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
 {
     pml::Request *r = nullptr;
-    if (int rc = start_matched("MPI_Mrecv", buf, count, datatype, message, &r); rc != MPI_SUCCESS) {
+    if (int rc = start_matched(function, buf, count, datatype, message, &r); rc != MPI_SUCCESS) {
         return rc;
     }
     pml::wait_for(r);
@@ -107,16 +110,39 @@ int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI
     }
     pml::request_release(r);
     return error == MPI_SUCCESS ? MPI_SUCCESS
-                                : raise_on_comm(MPI_COMM_WORLD, error, "MPI_Mrecv",
+                                : raise_on_comm(MPI_COMM_WORLD, error, function,
                                                 "the message is longer than the receive buffer");
+}
+
+int imrecv_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    pml::Request *r = nullptr;
+    const int rc = start_matched(function, buf, count, datatype, message, &r);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
+    return rc;
+}
+
+} // namespace
+
+int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_impl("MPI_Mrecv", buf, count, datatype, message, status);
 }
 
 int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
-    pml::Request *r = nullptr;
-    const int rc = start_matched("MPI_Imrecv", buf, count, datatype, message, &r);
-    *request = rc == MPI_SUCCESS ? pml::to_handle(r) : MPI_REQUEST_NULL;
-    return rc;
+    return imrecv_impl("MPI_Imrecv", buf, count, datatype, message, request);
+}
+
+int mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_impl("MPI_Mrecv_c", buf, count, datatype, message, status);
+}
+
+int imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    return imrecv_impl("MPI_Imrecv_c", buf, count, datatype, message, request);
 }
 
 } // namespace tessera::ompi::native

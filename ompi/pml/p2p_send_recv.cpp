@@ -30,7 +30,7 @@ Request *proc_null_request(pml::Kind kind, bool persistent, Communicator *comm)
     return r;
 }
 
-int make_send(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+int make_send(const char *function, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm, pml::SendMode mode, bool persistent, Request **out)
 {
     pml::Checked c;
@@ -63,7 +63,7 @@ int make_send(const char *function, const void *buf, int count, MPI_Datatype dat
     return MPI_SUCCESS;
 }
 
-int make_recv(const char *function, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+int make_recv(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
               MPI_Comm comm, bool persistent, Request **out)
 {
     pml::Checked c;
@@ -116,7 +116,7 @@ int hand_out(int rc, Request *const *r, MPI_Request *request)
     return rc;
 }
 
-int blocking_send(const char *function, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+int blocking_send(const char *function, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, pml::SendMode mode)
 {
     Request *r = nullptr;
@@ -206,15 +206,18 @@ int recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     return hand_out(make_recv("MPI_Recv_init", buf, count, datatype, source, tag, comm, true, &r), &r, request);
 }
 
-int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+namespace {
+
+int sendrecv_impl(const char *function, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
     Request *rr = nullptr, *sr = nullptr;
-    if (int rc = make_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, false, &rr);
+    if (int rc = make_recv(function, recvbuf, recvcount, recvtype, source, recvtag, comm, false, &rr);
         rc != MPI_SUCCESS) {
         return rc;
     }
-    if (int rc = make_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm,
+    if (int rc = make_send(function, sendbuf, sendcount, sendtype, dest, sendtag, comm,
                            pml::SendMode::Standard, false, &sr);
         rc != MPI_SUCCESS) {
         pml::wait_for(rr);
@@ -224,18 +227,18 @@ int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
     pml::wait_for(sr);
     const int send_error = sr->status.MPI_ERROR;
     pml::request_release(sr);
-    const int rc = finish("MPI_Sendrecv", comm, rr, status);
+    const int rc = finish(function, comm, rr, status);
     if (rc == MPI_SUCCESS && send_error != MPI_SUCCESS) {
-        return raise_on_comm(comm, send_error, "MPI_Sendrecv", "the send failed");
+        return raise_on_comm(comm, send_error, function, "the send failed");
     }
     return rc;
 }
 
-int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
-                     MPI_Comm comm, MPI_Status *status)
+int sendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     pml::Checked c;
-    if (int rc = pml::check_args("MPI_Sendrecv_replace", comm, dest, sendtag, pml::Role::Send, datatype, buf,
+    if (int rc = pml::check_args(function, comm, dest, sendtag, pml::Role::Send, datatype, buf,
                                  static_cast<std::size_t>(count), &c);
         rc != MPI_SUCCESS) {
         return rc;
@@ -245,15 +248,32 @@ int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
                                              static_cast<std::size_t>(c.type->extent)
                                        : 0;
     std::vector<char> copy(static_cast<const char *>(buf), static_cast<const char *>(buf) + (buf != nullptr ? span : 0));
-    return sendrecv(copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+    return sendrecv_impl(function, copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
+                         comm, status);
+}
+
+} // namespace
+
+int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_impl("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status);
+}
+
+int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                     MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_replace_impl("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                 status);
 }
 
 namespace {
 
 /* MPI_Isendrecv: a compound request over a receive and a send, made before either starts so that
  * neither can complete the compound early. */
-int start_sendrecv(const char *function, const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+int start_sendrecv(const char *function, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                    MPI_Comm comm, std::vector<char> *copy, MPI_Request *request)
 {
     Request *rr = nullptr, *sr = nullptr;
@@ -302,14 +322,25 @@ int isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int des
                           source, recvtag, comm, nullptr, request);
 }
 
-int isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
-                      MPI_Comm comm, MPI_Request *request)
+namespace {
+
+int isendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     const Datatype *type = datatype_lookup(datatype);
     const std::size_t span = type != nullptr && count > 0 ? static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent) : 0;
     std::vector<char> copy(static_cast<const char *>(buf), static_cast<const char *>(buf) + (buf != nullptr ? span : 0));
-    return start_sendrecv("MPI_Isendrecv_replace", copy.data(), count, datatype, dest, sendtag, buf, count, datatype,
-                          source, recvtag, comm, &copy, request);
+    return start_sendrecv(function, copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
+                          comm, &copy, request);
+}
+
+} // namespace
+
+int isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_replace_impl("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                  request);
 }
 
 int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
@@ -351,6 +382,125 @@ int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
         *flag = pml::probe(c.comm, source, tag, status);
     }
     return MPI_SUCCESS;
+}
+
+/* The MPI_Count forms (MPI-4.1 19.2: "large counts"): the same calls with 64-bit counts. */
+
+int send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send("MPI_Send_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard);
+}
+
+int ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send("MPI_Ssend_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync);
+}
+
+int rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send("MPI_Rsend_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready);
+}
+
+int recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    Request *r = nullptr;
+    if (int rc = make_recv("MPI_Recv_c", buf, count, datatype, source, tag, comm, false, &r); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return finish("MPI_Recv_c", comm, r, status);
+}
+
+int isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+            MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_send("MPI_Isend_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard, false, &r),
+                    &r, request);
+}
+
+int issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_send("MPI_Issend_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync, false, &r),
+                    &r, request);
+}
+
+int irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_send("MPI_Irsend_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready, false, &r),
+                    &r, request);
+}
+
+int irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+            MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_recv("MPI_Irecv_c", buf, count, datatype, source, tag, comm, false, &r), &r, request);
+}
+
+int send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_send("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard, true,
+                              &r),
+                    &r, request);
+}
+
+int ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_send("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync, true, &r),
+                    &r, request);
+}
+
+int rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_send("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready, true,
+                              &r),
+                    &r, request);
+}
+
+int recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    Request *r = nullptr;
+    return hand_out(make_recv("MPI_Recv_init_c", buf, count, datatype, source, tag, comm, true, &r), &r, request);
+}
+
+int sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+               MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_impl("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                         source, recvtag, comm, status);
+}
+
+int sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                       int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_replace_impl("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                 status);
+}
+
+int isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return start_sendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                          source, recvtag, comm, nullptr, request);
+}
+
+int isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                        int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_replace_impl("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag,
+                                  comm, request);
 }
 
 } // namespace tessera::ompi::native

@@ -115,4 +115,15 @@ int type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
+int type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    MPI_Aint l = 0, e = 0;
+    if (int rc = type_get_extent(datatype, &l, &e); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *lb = l;
+    *extent = e;
+    return MPI_SUCCESS;
+}
+
 } // namespace tessera::ompi::native

@@ -3,20 +3,21 @@
 #include "ompi/pml/pml_engine.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <deque>
-#include <list>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "frameworks/btl/base/base.h"
+#include "mca/report.h"
 #include "mca/var.h"
 #include "ompi/datatype/convertor.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/pml.h"
+#include "ompi/pml/pml_queues.h"
 #include "ompi/pml/pml_wire.h"
 #include "ompi/runtime/runtime.h"
 
@@ -28,61 +29,31 @@ namespace {
 
 constexpr mca_btl_base_tag_t kTag = MCA_BTL_TAG_PML;
 
-/* A message that arrived before its receive was posted. */
-struct Unexpected {
-    MatchHeader header;
-    tessera_proc_t *proc;
-    std::vector<char> data; /* EAGER: the message */
-};
-
-/* A matching fragment that overtook an earlier one of the same sender. */
-struct Held {
-    MatchHeader header;
-    tessera_proc_t *proc;
-    std::vector<char> data;
+const mca_var_enum_value_t yield_values[] = {
+    {kYieldOff, "off"},
+    {kYieldOn, "on"},
+    {kYieldAuto, "auto"},
+    {0, nullptr},
 };
 
 struct PeerState {
     uint32_t send_seq = 0;
     uint32_t recv_seq = 0;
-    std::map<uint32_t, Held> held;
-};
-
-/* Posted receives in posting order: an intrusive list through the requests, so posting a receive
- * allocates nothing. */
-struct PostedQueue {
-    Request *head = nullptr;
-    Request *tail = nullptr;
-
-    void push_back(Request *r)
-    {
-        r->next = nullptr;
-        r->prev = tail;
-        (tail != nullptr ? tail->next : head) = r;
-        tail = r;
-    }
-    void erase(Request *r)
-    {
-        (r->prev != nullptr ? r->prev->next : head) = r->next;
-        (r->next != nullptr ? r->next->prev : tail) = r->prev;
-        r->next = r->prev = nullptr;
-    }
-    bool contains(const Request *r) const
-    {
-        for (const Request *p = head; p != nullptr; p = p->next) {
-            if (p == r) {
-                return true;
-            }
-        }
-        return false;
-    }
+    MessageList held; /* fragments ahead of recv_seq, by sequence number */
 };
 
 struct CommState {
-    PostedQueue posted;
-    std::list<Unexpected> unexpected;
+    Communicator *comm = nullptr;
+    RequestList posted;     /* receives in posting order */
+    MessageList unexpected; /* in arrival order */
     std::vector<PeerState> peers;
 };
+
+/* Sequence numbers wrap: a is before b when the distance from b back to a is short. */
+bool seq_before(uint32_t a, uint32_t b)
+{
+    return static_cast<int32_t>(a - b) < 0;
+}
 
 /* A control fragment the btl could not take yet; sent in order by progress(). */
 struct Pending {
@@ -95,8 +66,11 @@ struct Pending {
 
 std::vector<CommState *> states_by_context;
 std::deque<Pending> pending;
-std::list<Request *> active_sends; /* rendezvous sends moving their data */
+RequestList awaiting_cts; /* rendezvous sends whose RTS is out */
+RequestList active_sends; /* rendezvous sends moving their data */
+RequestList receiving;    /* matched rendezvous receives waiting for their data */
 bool running = false;
+bool yield_enabled = true; /* mpi_yield_when_idle, resolved by init() */
 
 CommState *state_of(uint32_t context)
 {
@@ -106,6 +80,7 @@ CommState *state_of(uint32_t context)
 void attach(Communicator &comm)
 {
     auto *state = new CommState{};
+    state->comm = &comm;
     state->peers.resize(static_cast<std::size_t>(comm.size));
     comm.pml = state;
     if (states_by_context.size() <= comm.context_id) {
@@ -235,13 +210,15 @@ int progress_pending()
     return events;
 }
 
-/* Pushes a rendezvous send's data fragments, round-robin (or weighted) over the peer's modules. */
+/* Pushes a rendezvous send's data fragments, round-robin (or weighted) over the peer's modules.
+ * True when the send is finished (every byte taken and released by the transports, or failed): the
+ * caller takes it out of its queue and completes it. */
 bool push_data(Request *s)
 {
     mca_btl_base_peer_t *peer = mca_btl_base_peer(s->proc);
-    if (peer == nullptr) {
-        fail(s, MPI_ERR_OTHER);
-        return true;
+    if (peer == nullptr || peer->count == 0) {
+        s->status.MPI_ERROR = MPI_ERR_OTHER;
+        return s->in_flight == 0;
     }
     const char *source = s->type->contiguous ? convertor_contiguous(s->sbuf, *s->type) : s->packed.data();
     while (s->scheduled < s->bytes && s->in_flight < params.pipeline_depth) {
@@ -265,26 +242,23 @@ bool push_data(Request *s)
         }
         s->scheduled += n;
     }
-    if (s->scheduled >= s->bytes && s->in_flight == 0) {
-        complete(s);
-        return true;
-    }
-    return false;
+    return s->scheduled >= s->bytes && s->in_flight == 0;
 }
 
 int progress_sends()
 {
     int events = 0;
-    for (auto it = active_sends.begin(); it != active_sends.end();) {
-        Request *s = *it;
+    for (Request *s = active_sends.head; s != nullptr;) {
+        Request *next = s->next;
         const std::size_t before = s->scheduled;
         if (push_data(s)) {
-            it = active_sends.erase(it);
+            active_sends.erase(s);
+            complete(s);
             ++events;
         } else {
             events += s->scheduled != before;
-            ++it;
         }
+        s = next;
     }
     return events;
 }
@@ -350,13 +324,21 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
         complete(r);
         return;
     }
+    /* Waiting for the data from here on (the CTS may bring it at once over self). */
+    const bool data_follows = r->msg_bytes > 0;
+    if (data_follows) {
+        receiving.push_back(r);
+    }
     CtsHeader cts{FragType::Cts, {}, h.sender, reinterpret_cast<uint64_t>(r)};
     const int rc = send_control(proc, &cts, sizeof cts, nullptr, 0, nullptr);
     if (rc != TESSERA_SUCCESS) {
+        if (data_follows) {
+            receiving.erase(r);
+        }
         fail(r, MPI_ERR_OTHER);
         return;
     }
-    if (r->msg_bytes == 0) {
+    if (!data_follows) {
         complete(r);
     }
 }
@@ -370,9 +352,7 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
             return;
         }
     }
-    Unexpected u{h, proc, {}};
-    u.data.assign(data, data + len); /* an eager message, or an RTS's address */
-    state->unexpected.push_back(std::move(u));
+    keep_message(state->unexpected, state->unexpected.end(), h, proc, data, len);
 }
 
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
@@ -383,35 +363,40 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
     }
     PeerState &peer = state->peers[static_cast<std::size_t>(h.source)];
     if (h.seq != peer.recv_seq) {
-        peer.held.emplace(h.seq, Held{h, proc, std::vector<char>(data, data + len)});
+        /* Ahead of its turn: held in sequence order (it usually goes last). */
+        auto pos = peer.held.end();
+        while (pos != peer.held.begin() && seq_before(h.seq, std::prev(pos)->header.seq)) {
+            --pos;
+        }
+        keep_message(peer.held, pos, h, proc, data, len);
         return;
     }
     match_or_queue(state, h, proc, data, len);
     ++peer.recv_seq;
-    for (auto it = peer.held.find(peer.recv_seq); it != peer.held.end(); it = peer.held.find(peer.recv_seq)) {
-        Held held = std::move(it->second);
-        peer.held.erase(it);
-        match_or_queue(state, held.header, held.proc, held.data.data(), held.data.size());
+    while (!peer.held.empty() && peer.held.front().header.seq == peer.recv_seq) {
+        MessageList turn;
+        turn.splice(turn.begin(), peer.held, peer.held.begin());
+        const KeptMessage &m = turn.front();
+        match_or_queue(state, m.header, m.proc, m.data.data(), m.data.size());
         ++peer.recv_seq;
+        drop_message(turn, turn.begin());
     }
 }
 
 void on_cts(const CtsHeader &h)
 {
     auto *s = reinterpret_cast<Request *>(h.sender);
-    if (h.receiver == 0) { /* the receiver read the data itself (single copy) */
-        s->matched = true;
+    awaiting_cts.erase(s);
+    s->matched = true;
+    if (h.receiver == 0 || s->bytes == 0) { /* the receiver read the data itself (single copy), or none */
         complete(s);
         return;
     }
     s->remote = h.receiver;
-    s->matched = true;
-    if (s->bytes == 0) {
-        complete(s);
-        return;
-    }
     mca_btl_base_stripe_init(&s->stripe, mca_btl_base_peer(s->proc));
-    if (!push_data(s)) {
+    if (push_data(s)) {
+        complete(s);
+    } else {
         active_sends.push_back(s);
     }
 }
@@ -425,6 +410,7 @@ void on_data(const DataHeader &h, const char *data, std::size_t len)
     }
     r->delivered += len;
     if (r->delivered >= r->msg_bytes) {
+        receiving.erase(r);
         complete(r);
     }
 }
@@ -473,13 +459,94 @@ void on_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, 
     }
 }
 
+/* Fails what involves a peer that is gone: sends to it and receives matched to it (or naming it as
+ * their source), control fragments still queued for it, fragments of it held for their turn. */
+void fail_peer(tessera_proc_t *proc)
+{
+    const auto fail_in = [proc](RequestList &list) {
+        for (Request *r = list.head; r != nullptr;) {
+            Request *next = r->next;
+            if (r->proc == proc) {
+                if (&list == &active_sends && r->in_flight > 0) {
+                    /* The transport still owes the done callbacks; progress_sends completes it. */
+                    r->status.MPI_ERROR = MPI_ERR_OTHER;
+                    r->scheduled = r->bytes;
+                } else {
+                    list.erase(r);
+                    fail(r, MPI_ERR_OTHER);
+                }
+            }
+            r = next;
+        }
+    };
+    fail_in(awaiting_cts);
+    fail_in(active_sends);
+    fail_in(receiving);
+    for (auto it = pending.begin(); it != pending.end();) {
+        if (it->proc == proc) {
+            if (it->completes != nullptr) {
+                fail(it->completes, MPI_ERR_OTHER);
+            }
+            it = pending.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (CommState *state : states_by_context) {
+        if (state == nullptr) {
+            continue;
+        }
+        const auto &procs = state->comm->procs;
+        const auto found = std::find(procs.begin(), procs.end(), proc);
+        if (found == procs.end()) {
+            continue;
+        }
+        const int rank = static_cast<int>(found - procs.begin());
+        for (Request *r = state->posted.head; r != nullptr;) {
+            Request *next = r->next;
+            if (r->peer == rank) {
+                state->posted.erase(r);
+                fail(r, MPI_ERR_OTHER);
+            }
+            r = next;
+        }
+        MessageList &held = state->peers[static_cast<std::size_t>(rank)].held;
+        while (!held.empty()) {
+            drop_message(held, held.begin());
+        }
+    }
+}
+
 void on_peer_error(mca_btl_base_module_t *btl, tessera_proc_t *proc, int, const char *why, void *)
 {
-    /* A rank of MPI_COMM_WORLD is gone: the job cannot go on (fault tolerance is not offered). */
+    if (proc != nullptr) {
+        fail_peer(proc);
+    }
+    /* A rank of MPI_COMM_WORLD is gone: the job cannot go on (fault tolerance is not offered); with
+     * MPI_ERRORS_RETURN the failed requests carry the error. */
     std::string who = proc != nullptr ? "rank " + std::to_string(proc->proc_name.rank) : std::string("a peer");
     raise_on_comm(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI progress",
                   who + " is unreachable over " + (btl != nullptr && btl->btl_name ? btl->btl_name : "the btl") +
                       ": " + why);
+}
+
+/* The protocol state of a request that starts (again: persistent requests start many times). */
+void restart(Request *r)
+{
+    r->complete = false;
+    r->active = true;
+    r->matched = false;
+    r->cancelled = false;
+    r->rendezvous = false;
+    r->remote = 0;
+    r->address = 0;
+    r->msg_bytes = 0;
+    r->scheduled = 0;
+    r->delivered = 0;
+    r->in_flight = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    status_set_count(&r->status, 0);
+    status_set_cancelled(&r->status, false);
 }
 
 } // namespace
@@ -500,12 +567,35 @@ int register_params()
     }
     if (rc >= 0) {
         rc = mca_var_register("mpi", "", "poll_spins",
-                              "Empty progress passes before a waiting process yields the CPU (sched_yield); "
-                              "ranks may outnumber cores",
+                              "Empty progress passes before a waiting process yields the CPU (sched_yield, "
+                              "see mpi_yield_when_idle)",
                               MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
                               &params.poll_spins);
     }
+    if (rc >= 0) {
+        rc = mca_var_register("mpi", "", "yield_when_idle",
+                              "Whether a waiting process yields the CPU after mpi_poll_spins empty passes: on, "
+                              "off (spin only), or auto (on when this host's ranks outnumber its online cores)",
+                              MCA_VAR_TYPE_ENUM, yield_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &params.yield_when_idle);
+    }
     return rc < 0 ? rc : TESSERA_SUCCESS;
+}
+
+std::string check_params(const Params &p)
+{
+    if (p.pipeline_depth < 1) {
+        return "pml_pipeline_depth: value " + std::to_string(p.pipeline_depth) +
+               " must be at least 1 (fragments of one message in flight)";
+    }
+    if (p.poll_spins < 0) {
+        return "mpi_poll_spins: value " + std::to_string(p.poll_spins) + " must be 0 or more";
+    }
+    if (p.eager_limit != 0 && p.eager_limit <= sizeof(MatchHeader)) {
+        return "pml_eager_limit: value " + std::to_string(p.eager_limit) + " must be 0 (the btl decides) or more than " +
+               std::to_string(sizeof(MatchHeader)) + " bytes (the header of an eager message)";
+    }
+    return "";
 }
 
 int start_send(Request *r)
@@ -516,9 +606,7 @@ int start_send(Request *r)
         return MPI_ERR_OTHER;
     }
     r->bytes = r->count * r->type->size;
-    r->complete = false;
-    r->active = true;
-    r->status.MPI_ERROR = MPI_SUCCESS;
+    restart(r);
     auto *state = static_cast<CommState *>(r->comm->pml);
     PeerState &ps = state->peers[static_cast<std::size_t>(r->peer)];
     if (!r->type->contiguous && r->bytes != 0) {
@@ -550,25 +638,31 @@ int start_send(Request *r)
         h.flags |= kRtsAddress;
         r->address = reinterpret_cast<uint64_t>(payload);
     }
+    /* Listed before the RTS leaves: over self the CTS comes back inside send_control. */
+    awaiting_cts.push_back(r);
     const int rc = send_control(r->proc, &h, sizeof h, offer ? reinterpret_cast<const char *>(&r->address) : nullptr,
                                 offer ? sizeof r->address : 0, nullptr);
-    return rc == TESSERA_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+    if (rc != TESSERA_SUCCESS) {
+        awaiting_cts.erase(r);
+        r->complete = true;
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
 }
 
 int start_recv(Request *r)
 {
     r->bytes = r->count * r->type->size;
-    r->complete = false;
-    r->active = true;
-    r->matched = false;
-    r->delivered = 0;
-    r->status.MPI_ERROR = MPI_SUCCESS;
+    restart(r);
     auto *state = static_cast<CommState *>(r->comm->pml);
     for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
         if (matches(r, it->header.source, it->header.tag)) {
-            Unexpected u = std::move(*it);
-            state->unexpected.erase(it);
-            deliver(r, u.header, u.proc, u.data.data());
+            /* Out of the queue before delivering: a transport may deliver more while we answer. */
+            MessageList taken;
+            taken.splice(taken.begin(), state->unexpected, it);
+            const KeptMessage &m = taken.front();
+            deliver(r, m.header, m.proc, m.data.data());
+            drop_message(taken, taken.begin());
             return MPI_SUCCESS;
         }
     }
@@ -590,7 +684,9 @@ int progress()
 
 void yield_cpu()
 {
-    sched_yield();
+    if (yield_enabled) {
+        sched_yield();
+    }
 }
 
 void wait_for(Request *r)
@@ -601,7 +697,7 @@ void wait_for(Request *r)
 bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
-    for (const Unexpected &u : state->unexpected) {
+    for (const KeptMessage &u : state->unexpected) {
         if ((source == MPI_ANY_SOURCE || source == u.header.source) && (tag == MPI_ANY_TAG || tag == u.header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
                 status->MPI_SOURCE = u.header.source;
@@ -633,7 +729,8 @@ bool cancel_recv(Request *r)
 }
 
 struct Message {
-    Unexpected message;
+    Communicator *comm;
+    MessageList node; /* the message, out of the unexpected queue */
 };
 
 Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
@@ -648,8 +745,8 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
                 status_set_count(status, static_cast<std::size_t>(it->header.length));
                 status_set_cancelled(status, false);
             }
-            auto *m = new Message{std::move(*it)};
-            state->unexpected.erase(it);
+            auto *m = new Message{comm, {}};
+            m->node.splice(m->node.begin(), state->unexpected, it);
             return m;
         }
     }
@@ -659,10 +756,11 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
 void start_mrecv(Request *r, Message *m)
 {
     r->bytes = r->count * r->type->size;
-    r->complete = false;
-    r->active = true;
-    r->status.MPI_ERROR = MPI_SUCCESS;
-    deliver(r, m->message.header, m->message.proc, m->message.data.data());
+    restart(r);
+    r->comm = m->comm;
+    const KeptMessage &kept = m->node.front();
+    deliver(r, kept.header, kept.proc, kept.data.data());
+    drop_message(m->node, m->node.begin());
     delete m;
 }
 
@@ -681,7 +779,14 @@ void adopt(Request *parent, Request *child)
 
 int init()
 {
+    if (const std::string problem = check_params(params); !problem.empty()) {
+        tessera::mca::report(tessera::mca::Severity::Error, problem);
+        return MPI_ERR_ARG;
+    }
     Runtime &rt = runtime();
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    yield_enabled = params.yield_when_idle == kYieldOn ||
+                    (params.yield_when_idle == kYieldAuto && (cores < 1 || rt.launch.local_size > cores));
     Communicator &world = comm_world();
     Communicator &self = comm_self();
     world.procs = rt.world_procs;
@@ -714,6 +819,7 @@ void finalize()
     detach(comm_world());
     detach(comm_self());
     states_by_context.clear();
+    clear_message_pool();
     running = false;
 }
 

@@ -5,20 +5,28 @@
 #ifndef TESSERA_OMPI_PML_PML_ENGINE_H
 #define TESSERA_OMPI_PML_PML_ENGINE_H
 
+#include <string>
+
 #include <mpi.h>
 
 #include "ompi/pml/pml_request.h"
 
 namespace tessera::ompi::pml {
 
-/* Parameters (registered by register_params, from ompi_frameworks.cpp). */
+/* mpi_yield_when_idle */
+inline constexpr int kYieldOff = 0, kYieldOn = 1, kYieldAuto = 2;
+
+/* Parameters (registered by register_params, from ompi_frameworks.cpp; checked by init()). */
 struct Params {
     std::size_t eager_limit = 0;  /* pml_eager_limit: 0 = the first module's btl_eager_limit */
     int pipeline_depth = 16;      /* pml_pipeline_depth: fragments of one message the btl may still hold */
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
+    int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
 };
 extern Params params;
 int register_params();
+/* What is wrong with the values ("" when nothing), naming the parameter. */
+std::string check_params(const Params &p);
 
 /* Starts a send (peer is a real rank of r->comm) or posts a receive. Returns an MPI error code. */
 int start_send(Request *r);
@@ -30,7 +38,8 @@ int progress();
 /* Progresses until r is complete (spinning, then yielding the CPU between empty passes). */
 void wait_for(Request *r);
 
-/* Gives the CPU to another process (sched_yield): ranks outnumber cores in tests and CI. */
+/* Gives the CPU to another process (sched_yield) unless mpi_yield_when_idle resolved to off: ranks
+ * outnumber cores in tests and CI. */
 void yield_cpu();
 
 /* Progresses until done() holds; for MPI_Waitany/some/all. */

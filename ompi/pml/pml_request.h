@@ -20,7 +20,7 @@
 namespace tessera::ompi::pml {
 
 enum class Kind : uint8_t { Send, Recv };
-enum class SendMode : uint8_t { Standard, Sync, Ready };
+enum class SendMode : uint8_t { Standard, Sync, Ready, Buffered /* persistent MPI_Bsend_init */ };
 
 struct Request {
     Kind kind = Kind::Send;

@@ -3,9 +3,11 @@
  *     (rank 1 waits for a "go" message sent last, progressing all the while), then rank 1 probes and
  *     receives them all in order;
  *   - Probe/Iprobe, Get_count/Get_elements (also of a pair type), MPI_PROC_NULL everywhere;
- *   - a receive cancelled before any message matches it; a send "cancelled" completes normally;
+ *   - a receive cancelled before any message matches it; sends cancelled at once, with
+ *     MPI_Test_cancelled agreeing with what the receiver gets;
  *   - persistent send/receive requests started many times (Start, Startall);
- *   - truncation: MPI_ERR_TRUNCATE, nothing written past the buffer;
+ *   - truncation of an eager and a rendezvous-sized message: MPI_ERR_TRUNCATE, nothing written past
+ *     the buffer;
  *   - argument errors under MPI_ERRORS_RETURN, each with its error class and a non-empty string. */
 #include "p2p_check.h"
 
@@ -25,6 +27,70 @@ static void expect_error(int rc, int cls, const char *what)
     CHECK(error_class(rc) == cls, "%s: class %d, expected %d", what, error_class(rc), cls);
     MPI_Error_string(rc, text, &len);
     CHECK(len > 0, "%s: empty error string", what);
+}
+
+/* Sends cancelled at once, one eager-sized and one rendezvous-sized: either outcome is allowed, but
+ * MPI_Test_cancelled must agree with what the receiver sees. The receive is posted first, because a
+ * send an implementation cannot cancel (a rendezvous one, in most) completes only once it is matched.
+ * Each sender then tells its receiver the outcome: a send that was not cancelled must fill the
+ * receive; after one that was, the receive must stay unmatched, so cancelling it succeeds. */
+static void cancel_sends(int peer, int from)
+{
+    const size_t sizes[2] = {sizeof(int), (1 << 20) + 1};
+    for (int k = 0; k < 2; ++k) {
+        const size_t n = sizes[k];
+        unsigned char *out = malloc(n), *in = malloc(n);
+        fill(out, n, 900 + (unsigned long)k);
+        MPI_Request rq, rr;
+        MPI_Status st;
+        int cancelled = -1, theirs = -1;
+        MPI_Irecv(in, (int)n, MPI_BYTE, from, 21, MPI_COMM_WORLD, &rr);
+        MPI_Isend(out, (int)n, MPI_BYTE, peer, 21, MPI_COMM_WORLD, &rq);
+        MPI_Cancel(&rq);
+        MPI_Wait(&rq, &st);
+        MPI_Test_cancelled(&st, &cancelled);
+        MPI_Sendrecv(&cancelled, 1, MPI_INT, peer, 25, &theirs, 1, MPI_INT, from, 25, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        if (theirs) {
+            MPI_Cancel(&rr);
+        }
+        MPI_Wait(&rr, &st);
+        int recv_cancelled = -1;
+        MPI_Test_cancelled(&st, &recv_cancelled);
+        if (theirs) {
+            CHECK(recv_cancelled, "a send of %zu bytes reported cancelled still matched a receive", n);
+        } else {
+            CHECK(!recv_cancelled && first_bad(in, n, 900 + (unsigned long)k) < 0,
+                  "a send of %zu bytes that was not cancelled arrives intact", n);
+        }
+        p2p_barrier();
+        int flag = 1;
+        MPI_Iprobe(from, 21, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        CHECK(!flag, "a cancelled send of %zu bytes left a message behind", n);
+        p2p_barrier();
+        free(out);
+        free(in);
+    }
+}
+
+/* A message longer than the receive buffer: MPI_ERR_TRUNCATE, and the guard bytes right after the
+ * buffer untouched. Later traffic must still flow (the caller's next exchanges check that). */
+static void truncation(int peer, int from, size_t n, size_t room)
+{
+    unsigned char *out = malloc(n), *in = malloc(room + 64);
+    fill(out, n, 31);
+    memset(in + room, 0x5a, 64);
+    MPI_Request rq;
+    MPI_Status st;
+    MPI_Isend(out, (int)n, MPI_BYTE, peer, 24, MPI_COMM_WORLD, &rq);
+    const int rc = MPI_Recv(in, (int)room, MPI_BYTE, from, 24, MPI_COMM_WORLD, &st);
+    expect_error(rc, MPI_ERR_TRUNCATE, "a receive shorter than the message");
+    for (size_t i = 0; i < 64; ++i) {
+        CHECK(in[room + i] == 0x5a, "truncating %zu bytes to %zu wrote byte %zu past the buffer", n, room, i);
+    }
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    free(out);
+    free(in);
 }
 
 int main(int argc, char **argv)
@@ -104,15 +170,7 @@ int main(int argc, char **argv)
     MPI_Test_cancelled(&st, &cancelled);
     CHECK(cancelled, "an unmatched receive is cancelled");
     const int peer = (rank + 1) % size, from = (rank + size - 1) % size;
-    MPI_Isend(&rank, 1, MPI_INT, peer, 21, MPI_COMM_WORLD, &rq);
-    MPI_Cancel(&rq);
-    MPI_Wait(&rq, &st);
-    MPI_Test_cancelled(&st, &cancelled);
-    int got = -1;
-    if (!cancelled) {
-        MPI_Recv(&got, 1, MPI_INT, from, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        CHECK(got == from, "a send that was not cancelled arrives");
-    }
+    cancel_sends(peer, from);
 
     /* Persistent requests. */
     int out = 0, in = -1;
@@ -147,20 +205,17 @@ int main(int argc, char **argv)
 
     /* Truncation and argument errors. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int big[16], small[4] = {0, 0, 0, 0}, guard[2] = {77, 77};
-    (void)guard;
-    for (int i = 0; i < 16; ++i) {
-        big[i] = i;
+    truncation(peer, from, 16 * sizeof(int), 2 * sizeof(int));
+    /* A rendezvous-sized message. Open MPI 4.1's vader single-copy path writes the whole message into
+     * a truncated receive buffer and corrupts the heap, so under that runtime the check is skipped. */
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int vlen = 0;
+    MPI_Get_library_version(version, &vlen);
+    if (strstr(version, "Open MPI") == NULL) {
+        truncation(peer, from, (1 << 20) + 3, 65536);
+    } else if (rank == 0) {
+        printf("p2p_unexpected: rendezvous truncation skipped (Open MPI overwrites the buffer)\n");
     }
-    MPI_Send(big, 16, MPI_INT, peer, 24, MPI_COMM_WORLD);
-    struct {
-        int data[2];
-        int after[2];
-    } target = {{0, 0}, {77, 77}};
-    int rc = MPI_Recv(target.data, 2, MPI_INT, from, 24, MPI_COMM_WORLD, &st);
-    expect_error(rc, MPI_ERR_TRUNCATE, "a receive shorter than the message");
-    CHECK(target.after[0] == 77 && target.after[1] == 77, "truncation wrote past the buffer");
-    (void)small;
     expect_error(MPI_Send(&dummy, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "a rank past the size");
     expect_error(MPI_Send(&dummy, 1, MPI_INT, 0, -4, MPI_COMM_WORLD), MPI_ERR_TAG, "a negative tag");
     expect_error(MPI_Send(&dummy, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "a negative count");
