@@ -1,0 +1,346 @@
+/*
+ * dte base: building a program from a normalized description (dte.h). The description is parsed into
+ * a small tree, simplified bottom-up, then laid out flat (dte_base_program_internal.h). Simplifying
+ * never changes the packed stream: every rewrite below keeps the order of the bytes and the address
+ * each one comes from, so pack and unpack of the result equal those of the description.
+ *
+ * Rewrites (docs/dte.md):
+ *  - empty blocks and loops (count 0, blocklen 0, empty body) vanish;
+ *  - blocks at stride == blocklen are one contiguous block;
+ *  - a loop of one iteration is its body, spliced into the enclosing sequence;
+ *  - a loop around one contiguous block is a vector (count blocks at the loop's stride);
+ *  - a loop around one vector whose stride continues evenly (loop stride == count * vector stride)
+ *    is one longer vector; the same for a loop around one such loop;
+ *  - adjacent blocks merge: contiguous runs into one block, equal-length blocks at a common stride
+ *    into one vector.
+ */
+#include <algorithm>
+#include <memory>
+#include <new>
+
+#include "frameworks/dte/base/dte_base_program_internal.h"
+#include "mca/constants.h"
+
+namespace tessera::ompi::dte {
+
+CopyKind copy_kind_for(uint64_t blocklen)
+{
+    switch (blocklen) {
+    case 1: return CopyKind::B1;
+    case 2: return CopyKind::B2;
+    case 4: return CopyKind::B4;
+    case 8: return CopyKind::B8;
+    case 16: return CopyKind::B16;
+    default: return CopyKind::Generic;
+    }
+}
+
+namespace {
+
+/* Deeper nesting than any type a program builds; the walker recurses once per level. */
+constexpr int kMaxDepth = 64;
+
+struct Node {
+    OpKind kind = OpKind::Blocks;
+    uint64_t count = 0;
+    uint64_t blocklen = 0; /* Blocks */
+    int64_t disp = 0;      /* Blocks */
+    int64_t stride = 0;
+    uint64_t size = 0;     /* packed bytes, set by compute_sizes */
+    std::vector<Node> body; /* Loop */
+};
+
+bool mul_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+bool add_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
+
+/* count * stride as a signed displacement, false on overflow. */
+bool span_of(uint64_t count, int64_t stride, int64_t *r)
+{
+    if (count > static_cast<uint64_t>(INT64_MAX)) {
+        return false;
+    }
+    return !__builtin_mul_overflow(static_cast<int64_t>(count), stride, r);
+}
+
+/* Parses elems[first, last) as a sequence. */
+int parse(const mca_dte_elem_t *elems, size_t first, size_t last, int depth, std::vector<Node> *out)
+{
+    if (depth > kMaxDepth) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    for (size_t i = first; i < last;) {
+        const mca_dte_elem_t &e = elems[i];
+        Node n;
+        n.count = e.count;
+        n.stride = e.stride;
+        if (e.op == MCA_DTE_OP_BLOCKS) {
+            n.kind = OpKind::Blocks;
+            n.blocklen = e.blocklen;
+            n.disp = e.disp;
+            ++i;
+        } else if (e.op == MCA_DTE_OP_LOOP) {
+            /* items counts everything up to the matching END_LOOP, nested END_LOOPs included. */
+            const size_t body_last = i + 1 + e.items;
+            if (e.items == 0 || body_last >= last || elems[body_last].op != MCA_DTE_OP_END_LOOP) {
+                return TESSERA_ERR_BAD_PARAM;
+            }
+            n.kind = OpKind::Loop;
+            if (const int rc = parse(elems, i + 1, body_last, depth + 1, &n.body); rc != TESSERA_SUCCESS) {
+                return rc;
+            }
+            i = body_last + 1;
+        } else {
+            return TESSERA_ERR_BAD_PARAM; /* a stray END_LOOP or an unknown op */
+        }
+        out->push_back(std::move(n));
+    }
+    return TESSERA_SUCCESS;
+}
+
+/* Blocks that follow each other in memory at stride == blocklen are one block. */
+bool normalize_blocks(Node &n)
+{
+    if (n.count > 1 && n.stride == static_cast<int64_t>(n.blocklen)) {
+        if (!mul_u64(n.count, n.blocklen, &n.blocklen)) {
+            return false;
+        }
+        n.count = 1;
+    }
+    if (n.count == 1) {
+        n.stride = static_cast<int64_t>(n.blocklen); /* irrelevant for one block; canonical for merging */
+    }
+    return true;
+}
+
+/* Whether b can join a (a's blocks, then b's) as one op; if so a becomes the merged op. */
+bool try_merge(Node &a, const Node &b, bool *overflow)
+{
+    if (a.kind != OpKind::Blocks || b.kind != OpKind::Blocks) {
+        return false;
+    }
+    int64_t a_span = 0;
+    if (!span_of(a.count, a.stride, &a_span)) {
+        return false;
+    }
+    Node m = a;
+    if (a.count == 1 && b.count == 1 && b.disp - a.disp == static_cast<int64_t>(a.blocklen)) {
+        if (!add_u64(a.blocklen, b.blocklen, &m.blocklen)) {
+            *overflow = true;
+            return false;
+        }
+    } else if (a.blocklen != b.blocklen) {
+        return false;
+    } else if (a.count == 1 && b.count == 1) {
+        m.count = 2; /* two equal blocks are a vector of two: a third at the same stride extends it */
+        m.stride = b.disp - a.disp;
+    } else if (b.count == 1 && a.count > 1 && b.disp == a.disp + a_span) {
+        m.count = a.count + 1;
+    } else if (a.count == 1 && b.count > 1 && b.disp - b.stride == a.disp) {
+        m.count = b.count + 1;
+        m.stride = b.stride;
+    } else if (a.count > 1 && b.count > 1 && a.stride == b.stride && b.disp == a.disp + a_span) {
+        if (!add_u64(a.count, b.count, &m.count)) {
+            return false;
+        }
+    } else {
+        return false;
+    }
+    if (!normalize_blocks(m)) {
+        *overflow = true;
+        return false;
+    }
+    a = std::move(m);
+    return true;
+}
+
+/* Appends n to seq, merging it with the ops before it while they merge. */
+bool push_merge(std::vector<Node> &seq, Node n)
+{
+    seq.push_back(std::move(n));
+    bool overflow = false;
+    while (seq.size() >= 2 && try_merge(seq[seq.size() - 2], seq.back(), &overflow)) {
+        seq.pop_back();
+    }
+    return !overflow;
+}
+
+/* Simplifies a sequence bottom-up into out (see the rewrites at the top of this file). */
+int simplify(std::vector<Node> &seq, std::vector<Node> *out)
+{
+    for (Node &n : seq) {
+        if (n.count == 0) {
+            continue;
+        }
+        if (n.kind == OpKind::Blocks) {
+            if (n.blocklen == 0) {
+                continue;
+            }
+            if (!normalize_blocks(n) || !push_merge(*out, std::move(n))) {
+                return TESSERA_ERR_BAD_PARAM;
+            }
+            continue;
+        }
+        std::vector<Node> body;
+        if (const int rc = simplify(n.body, &body); rc != TESSERA_SUCCESS) {
+            return rc;
+        }
+        if (body.empty()) {
+            continue;
+        }
+        if (n.count == 1) {
+            /* One iteration's base is the enclosing base: the body stands in for the loop. */
+            for (Node &b : body) {
+                if (!push_merge(*out, std::move(b))) {
+                    return TESSERA_ERR_BAD_PARAM;
+                }
+            }
+            continue;
+        }
+        Node r;
+        if (body.size() == 1 && body[0].kind == OpKind::Blocks && body[0].count == 1) {
+            r = std::move(body[0]); /* a vector: one block per iteration */
+            r.count = n.count;
+            r.stride = n.stride;
+        } else if (int64_t span = 0; body.size() == 1 && span_of(body[0].count, body[0].stride, &span) &&
+                                     span == n.stride && mul_u64(n.count, body[0].count, &r.count)) {
+            /* Iteration k's j-th item sits at k * count * stride + j * stride: one run of count * n. */
+            const uint64_t total = r.count;
+            r = std::move(body[0]);
+            r.count = total;
+        } else {
+            r.kind = OpKind::Loop;
+            r.count = n.count;
+            r.stride = n.stride;
+            r.body = std::move(body);
+        }
+        if ((r.kind == OpKind::Blocks && !normalize_blocks(r)) || !push_merge(*out, std::move(r))) {
+            return TESSERA_ERR_BAD_PARAM;
+        }
+    }
+    return TESSERA_SUCCESS;
+}
+
+/* Packed sizes of every node of seq and their sum; false on overflow. */
+bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
+{
+    uint64_t sum = 0;
+    for (Node &n : seq) {
+        uint64_t unit = n.blocklen;
+        if (n.kind == OpKind::Loop && !compute_sizes(n.body, &unit)) {
+            return false;
+        }
+        if (!mul_u64(n.count, unit, &n.size) || !add_u64(sum, n.size, &sum)) {
+            return false;
+        }
+        if (n.kind == OpKind::Loop) {
+            n.blocklen = unit; /* the unit of a loop is its body's packed size */
+        }
+    }
+    *total = sum;
+    return true;
+}
+
+/* Lays seq out at the end of ops, then each loop's body after it (bodies are contiguous ranges). */
+bool emit(const std::vector<Node> &seq, std::vector<Op> &ops)
+{
+    const size_t base = ops.size();
+    uint64_t start = 0;
+    for (const Node &n : seq) {
+        Op op;
+        op.kind = n.kind;
+        op.count = n.count;
+        op.unit = n.blocklen;
+        op.disp = n.kind == OpKind::Blocks ? n.disp : 0;
+        op.stride = n.stride;
+        op.start = start;
+        op.size = n.size;
+        op.copy = n.kind == OpKind::Blocks ? copy_kind_for(n.blocklen) : CopyKind::Generic;
+        start += n.size;
+        ops.push_back(op);
+    }
+    for (size_t i = 0; i < seq.size(); ++i) {
+        if (seq[i].kind != OpKind::Loop) {
+            continue;
+        }
+        const size_t begin = ops.size();
+        if (begin + seq[i].body.size() > UINT32_MAX) {
+            return false;
+        }
+        ops[base + i].body_begin = static_cast<uint32_t>(begin);
+        ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body.size());
+        if (!emit(seq[i].body, ops)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int build(const mca_dte_type_desc_t &type, mca_dte_base_program &p)
+{
+    std::vector<Node> parsed;
+    if (type.elem_count > 0 && type.elems == nullptr) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (const int rc = parse(type.elems, 0, type.elem_count, 0, &parsed); rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    std::vector<Node> top;
+    if (const int rc = simplify(parsed, &top); rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    uint64_t size = 0;
+    /* A size that disagrees with the blocks would make every byte range wrong: refuse it. */
+    if (!compute_sizes(top, &size) || size != type.size) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (!emit(top, p.ops)) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    }
+    p.top_end = static_cast<uint32_t>(top.size());
+    p.size = size;
+    p.extent = type.extent;
+    if (top.size() == 1 && top[0].kind == OpKind::Blocks) {
+        int64_t span = 0;
+        if (top[0].count == 1) {
+            p.single_block = true;
+            p.single_disp = top[0].disp;
+        } else if (span_of(top[0].count, top[0].stride, &span) && span == type.extent) {
+            p.element_vector = true;
+        }
+    }
+    return TESSERA_SUCCESS;
+}
+
+} // namespace
+} // namespace tessera::ompi::dte
+
+extern "C" {
+
+int mca_dte_base_program_create(const mca_dte_type_desc_t *type, mca_dte_base_program_t **program)
+{
+    if (type == nullptr || program == nullptr) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    try {
+        auto p = std::make_unique<mca_dte_base_program>();
+        if (const int rc = tessera::ompi::dte::build(*type, *p); rc != TESSERA_SUCCESS) {
+            return rc;
+        }
+        *program = p.release();
+        return TESSERA_SUCCESS;
+    } catch (const std::bad_alloc &) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    }
+}
+
+void mca_dte_base_program_free(mca_dte_base_program_t *program)
+{
+    std::unique_ptr<mca_dte_base_program> owned(program);
+}
+
+uint64_t mca_dte_base_program_size(const mca_dte_base_program_t *program)
+{
+    return program->size;
+}
+
+} // extern "C"

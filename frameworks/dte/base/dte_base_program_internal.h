@@ -1,0 +1,56 @@
+/*
+ * dte base: the in-memory form of a program, shared by the builder (dte_base_program.cpp) and the
+ * walker (dte_base_walk.cpp). Nothing outside frameworks/dte/base includes this.
+ *
+ * A program is a flat array of ops. A sequence is a contiguous index range of that array; the top
+ * sequence is one element of the type, and every LOOP op names its body as another range. Each op
+ * knows its packed offset inside its sequence (`start`, a prefix sum) and its packed size, so a walk
+ * that starts at an arbitrary stream offset binary-searches each level instead of scanning blocks:
+ * resuming costs O(depth * log width), independent of how many blocks precede the offset.
+ */
+#ifndef TESSERA_FRAMEWORKS_DTE_BASE_DTE_BASE_PROGRAM_INTERNAL_H
+#define TESSERA_FRAMEWORKS_DTE_BASE_DTE_BASE_PROGRAM_INTERNAL_H
+
+#include <cstdint>
+#include <vector>
+
+#include "frameworks/dte/base/dte_base_program.h"
+
+namespace tessera::ompi::dte {
+
+enum class OpKind : uint8_t { Blocks, Loop };
+
+/* How a run of whole blocks is copied: a fixed size becomes one load/store per block. */
+enum class CopyKind : uint8_t { Generic, B1, B2, B4, B8, B16 };
+
+struct Op {
+    OpKind kind = OpKind::Blocks;
+    CopyKind copy = CopyKind::Generic; /* Blocks only */
+    uint32_t body_begin = 0;           /* Loop: its body is ops[body_begin, body_end) */
+    uint32_t body_end = 0;
+    uint64_t count = 0;  /* blocks, or loop iterations */
+    uint64_t unit = 0;   /* packed bytes of one block (Blocks) or of one iteration's body (Loop) */
+    int64_t disp = 0;    /* Blocks: first block's displacement from the sequence's base; Loop: 0 */
+    int64_t stride = 0;  /* bytes between blocks / iterations */
+    uint64_t start = 0;  /* packed offset of this op inside its sequence */
+    uint64_t size = 0;   /* count * unit, never 0 (empty ops are dropped at build time) */
+};
+
+CopyKind copy_kind_for(uint64_t blocklen);
+
+} // namespace tessera::ompi::dte
+
+struct mca_dte_base_program {
+    std::vector<tessera::ompi::dte::Op> ops;
+    uint32_t top_end = 0; /* the top sequence (one element) is ops[0, top_end) */
+    uint64_t size = 0;    /* packed bytes of one element */
+    int64_t extent = 0;
+    /* The element is one block of `size` bytes at `single_disp` (possibly with extent != size). */
+    bool single_block = false;
+    int64_t single_disp = 0;
+    /* The top sequence is one vector whose blocks continue evenly into the next element
+     * (extent == count * stride): count elements are one longer vector. */
+    bool element_vector = false;
+};
+
+#endif

@@ -1,0 +1,223 @@
+/*
+ * dte base: packing and unpacking a byte range of the packed stream with a program. One template walks
+ * in both directions (Pack copies memory -> stream, unpack stream -> memory). The walk state lives on
+ * the caller's stack and the program is only read, so a program serves any number of threads and a
+ * call allocates nothing.
+ *
+ * A range [lo, hi) of an op is cut into a partial first unit (block or loop iteration), whole units and
+ * a partial last unit; only the partial ones look anything up (binary search over the prefix offsets
+ * of a sequence), whole units run the straight loops below.
+ */
+#include <algorithm>
+#include <cstring>
+
+#include "frameworks/dte/base/dte_base_program_internal.h"
+#include "mca/constants.h"
+
+namespace tessera::ompi::dte {
+namespace {
+
+template <bool Pack>
+class Walker {
+public:
+    Walker(const Op *ops, unsigned char *stream) : ops_(ops), stream_(stream) {}
+
+    /* Bytes [lo, hi) of op, 0 <= lo < hi <= op.size, its sequence's base at `base`. */
+    void op_part(const Op &op, unsigned char *base, uint64_t lo, uint64_t hi)
+    {
+        if (lo == 0 && hi == op.size) {
+            op_full(op, base);
+            return;
+        }
+        uint64_t k = lo / op.unit;
+        const uint64_t off = lo % op.unit;
+        unsigned char *p = base + op.disp + static_cast<int64_t>(k) * op.stride;
+        if (off != 0 || hi - lo < op.unit) { /* the first unit is cut */
+            const uint64_t end = std::min(op.unit, off + (hi - lo));
+            unit_part(op, p, off, end);
+            lo += end - off;
+            p += op.stride;
+            ++k;
+        }
+        const uint64_t whole = (hi - lo) / op.unit;
+        if (whole > 0) {
+            units_full(op, p, whole);
+            lo += whole * op.unit;
+            p += static_cast<int64_t>(whole) * op.stride;
+        }
+        if (lo < hi) { /* the last unit is cut */
+            unit_part(op, p, 0, hi - lo);
+        }
+    }
+
+    /* The whole op. */
+    void op_full(const Op &op, unsigned char *base)
+    {
+        units_full(op, base + op.disp, op.count);
+    }
+
+private:
+    void copy(unsigned char *mem, uint64_t n)
+    {
+        if constexpr (Pack) {
+            std::memcpy(stream_, mem, n);
+        } else {
+            std::memcpy(mem, stream_, n);
+        }
+        stream_ += n;
+    }
+
+    /* A fixed length lets the compiler turn each memcpy into one load and one store. */
+    template <uint64_t L>
+    void fixed_blocks(unsigned char *p, int64_t stride, uint64_t n)
+    {
+        unsigned char *s = stream_;
+        for (uint64_t i = 0; i < n; ++i, p += stride, s += L) {
+            if constexpr (Pack) {
+                std::memcpy(s, p, L);
+            } else {
+                std::memcpy(p, s, L);
+            }
+        }
+        stream_ = s;
+    }
+
+    /* n whole units starting with the one at p. */
+    void units_full(const Op &op, unsigned char *p, uint64_t n)
+    {
+        if (op.kind == OpKind::Loop) {
+            for (uint64_t i = 0; i < n; ++i, p += op.stride) {
+                seq_full(op.body_begin, op.body_end, p);
+            }
+            return;
+        }
+        if (n == 1) {
+            copy(p, op.unit);
+            return;
+        }
+        switch (op.copy) {
+        case CopyKind::B1: fixed_blocks<1>(p, op.stride, n); return;
+        case CopyKind::B2: fixed_blocks<2>(p, op.stride, n); return;
+        case CopyKind::B4: fixed_blocks<4>(p, op.stride, n); return;
+        case CopyKind::B8: fixed_blocks<8>(p, op.stride, n); return;
+        case CopyKind::B16: fixed_blocks<16>(p, op.stride, n); return;
+        case CopyKind::Generic: break;
+        }
+        for (uint64_t i = 0; i < n; ++i, p += op.stride) {
+            copy(p, op.unit);
+        }
+    }
+
+    /* Bytes [lo, hi) of the unit (block or iteration) at p; 0 <= lo < hi <= op.unit. */
+    void unit_part(const Op &op, unsigned char *p, uint64_t lo, uint64_t hi)
+    {
+        if (op.kind == OpKind::Blocks) {
+            copy(p + lo, hi - lo);
+        } else {
+            seq_part(op.body_begin, op.body_end, p, lo, hi);
+        }
+    }
+
+    void seq_full(uint32_t begin, uint32_t end, unsigned char *base)
+    {
+        for (uint32_t i = begin; i < end; ++i) {
+            op_full(ops_[i], base);
+        }
+    }
+
+    /* Bytes [lo, hi) of the sequence ops[begin, end): the first op is found by its prefix offset. */
+    void seq_part(uint32_t begin, uint32_t end, unsigned char *base, uint64_t lo, uint64_t hi)
+    {
+        const Op *first = std::upper_bound(ops_ + begin, ops_ + end, lo,
+                                           [](uint64_t v, const Op &op) { return v < op.start; }) -
+                          1;
+        for (const Op *op = first; op != ops_ + end && op->start < hi; ++op) {
+            const uint64_t a = std::max(lo, op->start) - op->start;
+            const uint64_t b = std::min(hi, op->start + op->size) - op->start;
+            op_part(*op, base, a, b);
+        }
+    }
+
+    const Op *ops_;
+    unsigned char *stream_;
+};
+
+template <bool Pack>
+int walk(const mca_dte_base_program &p, unsigned char *buf, size_t count, uint64_t offset,
+         unsigned char *stream, uint64_t length)
+{
+    uint64_t total = 0;
+    uint64_t end = 0;
+    /* A product that overflows is larger than any range that can be asked for. */
+    const bool huge = __builtin_mul_overflow(static_cast<uint64_t>(count), p.size, &total);
+    if (__builtin_add_overflow(offset, length, &end) || (!huge && end > total)) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (length == 0) {
+        return TESSERA_SUCCESS;
+    }
+    /* The elements themselves form the outermost op: count units of one element, extent apart. */
+    Op root;
+    uint64_t n = 0;
+    if (p.single_block) {
+        if (p.extent == static_cast<int64_t>(p.size)) { /* the whole range is one run of memory */
+            unsigned char *mem = buf + p.single_disp + static_cast<int64_t>(offset);
+            if constexpr (Pack) {
+                std::memcpy(stream, mem, length);
+            } else {
+                std::memcpy(mem, stream, length);
+            }
+            return TESSERA_SUCCESS;
+        }
+        root.kind = OpKind::Blocks;
+        root.copy = copy_kind_for(p.size);
+        root.count = count;
+        root.unit = p.size;
+        root.disp = p.single_disp;
+        root.stride = p.extent;
+    } else if (p.element_vector && !__builtin_mul_overflow(static_cast<uint64_t>(count), p.ops[0].count, &n)) {
+        root = p.ops[0]; /* the elements' vectors continue each other: one vector of them all */
+        root.count = n;
+        root.start = 0;
+    } else {
+        root.kind = OpKind::Loop;
+        root.count = count;
+        root.unit = p.size;
+        root.stride = p.extent;
+        root.body_begin = 0;
+        root.body_end = p.top_end;
+    }
+    root.size = huge ? UINT64_MAX : total;
+    Walker<Pack> w(p.ops.data(), stream);
+    w.op_part(root, buf, offset, end);
+    return TESSERA_SUCCESS;
+}
+
+} // namespace
+} // namespace tessera::ompi::dte
+
+extern "C" {
+
+int mca_dte_base_program_pack(const mca_dte_base_program_t *program, const void *buf, size_t count,
+                              size_t offset, void *out, size_t length)
+{
+    if (program == nullptr || (length > 0 && (buf == nullptr || out == nullptr))) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    /* The walker is written once for both directions; packing never stores through buf. */
+    return tessera::ompi::dte::walk<true>(*program, static_cast<unsigned char *>(const_cast<void *>(buf)), count,
+                                          offset, static_cast<unsigned char *>(out), length);
+}
+
+int mca_dte_base_program_unpack(const mca_dte_base_program_t *program, void *buf, size_t count,
+                                size_t offset, const void *in, size_t length)
+{
+    if (program == nullptr || (length > 0 && (buf == nullptr || in == nullptr))) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    /* Unpacking never stores through the stream. */
+    return tessera::ompi::dte::walk<false>(*program, static_cast<unsigned char *>(buf), count, offset,
+                                           static_cast<unsigned char *>(const_cast<void *>(in)), length);
+}
+
+} // extern "C"
