@@ -1,8 +1,11 @@
-/* The convertor over the block description of predefined datatypes (datatype.h). */
+/* The convertor: contiguous types are one copy, derived ones go to their dte plan, and the predefined
+ * pair types walk their two blocks. */
 #include "ompi/datatype/convertor.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "ompi/datatype/datatype_derived.h"
 
 namespace tessera::ompi {
 
@@ -42,12 +45,15 @@ void walk(char *base, const Datatype &type, std::size_t offset, std::size_t len,
 void convertor_pack(const void *buf, std::size_t count, const Datatype &type, std::size_t offset, void *dst,
                     std::size_t len)
 {
-    (void)count;
     if (len == 0) {
         return;
     }
     if (const char *packed = convertor_contiguous(buf, type)) {
         std::memcpy(dst, packed + offset, len);
+        return;
+    }
+    if (const DerivedType *d = type.derived; d != nullptr) {
+        d->plan->plan_pack(d->plan, buf, count, offset, dst, len);
         return;
     }
     auto *out = static_cast<char *>(dst);
@@ -58,12 +64,15 @@ void convertor_pack(const void *buf, std::size_t count, const Datatype &type, st
 void convertor_unpack(void *buf, std::size_t count, const Datatype &type, std::size_t offset, const void *src,
                       std::size_t len)
 {
-    (void)count;
     if (len == 0) {
         return;
     }
     if (type.contiguous) {
-        std::memcpy(static_cast<char *>(buf) + type.lb + offset, src, len);
+        std::memcpy(static_cast<char *>(buf) + type.true_lb + offset, src, len);
+        return;
+    }
+    if (const DerivedType *d = type.derived; d != nullptr) {
+        d->plan->plan_unpack(d->plan, buf, count, offset, src, len);
         return;
     }
     const auto *in = static_cast<const char *>(src);

@@ -20,10 +20,10 @@ void convertor_pack(const void *buf, std::size_t count, const Datatype &type, st
 void convertor_unpack(void *buf, std::size_t count, const Datatype &type, std::size_t offset, const void *src,
                       std::size_t len);
 
-/* Where the packed bytes are when they need no packing (a contiguous type): buf + lb; else nullptr. */
+/* Where the packed bytes are when they need no packing (a contiguous type): buf + true_lb; else nullptr. */
 inline const char *convertor_contiguous(const void *buf, const Datatype &type)
 {
-    return type.contiguous ? static_cast<const char *>(buf) + type.lb : nullptr;
+    return type.contiguous ? static_cast<const char *>(buf) + type.true_lb : nullptr;
 }
 
 } // namespace tessera::ompi

@@ -14,7 +14,8 @@ constexpr std::uintptr_t kFirst = 0x200, kLast = 0x2ff;
 
 constexpr Datatype basic(const char *name, std::size_t size)
 {
-    return Datatype{name, size, 0, static_cast<std::ptrdiff_t>(size), true, 1, {{0, size}, {0, 0}}};
+    return Datatype{name, size, 0, static_cast<std::ptrdiff_t>(size), true, 1, {{0, size}, {0, 0}},
+                    0, static_cast<std::ptrdiff_t>(size), nullptr};
 }
 
 /* A value followed by an int (MINLOC/MAXLOC pairs), laid out as the C struct {T value; int index;}. */
@@ -34,7 +35,10 @@ constexpr Datatype pair(const char *name)
                     packed,
                     packed ? 1 : 2,
                     {{0, packed ? sizeof(T) + sizeof(I) : sizeof(T)},
-                     {static_cast<std::ptrdiff_t>(index_offset), packed ? 0 : sizeof(I)}}};
+                     {static_cast<std::ptrdiff_t>(index_offset), packed ? 0 : sizeof(I)}},
+                    0,
+                    static_cast<std::ptrdiff_t>(index_offset + sizeof(I)),
+                    nullptr};
 }
 
 using Table = std::array<Datatype, kLast - kFirst + 1>;
@@ -121,14 +125,24 @@ const Table table = make_table();
 
 } // namespace
 
+const Datatype *derived_lookup(MPI_Datatype handle); /* datatype_derived.cpp */
+
 const Datatype *datatype_lookup(MPI_Datatype handle)
 {
     const auto v = reinterpret_cast<std::uintptr_t>(handle);
     if (v < kFirst || v > kLast) {
-        return nullptr;
+        return derived_lookup(handle);
     }
     const Datatype &d = table[v - kFirst];
     return d.name != nullptr ? &d : nullptr;
+}
+
+MPI_Datatype datatype_handle(const Datatype *type)
+{
+    if (type->derived != nullptr) {
+        return reinterpret_cast<MPI_Datatype>(const_cast<Datatype *>(type));
+    }
+    return reinterpret_cast<MPI_Datatype>(kFirst + static_cast<std::uintptr_t>(type - table.data()));
 }
 
 } // namespace tessera::ompi

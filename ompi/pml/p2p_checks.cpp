@@ -38,7 +38,10 @@ int check_args(const char *function, MPI_Comm comm, int rank, int tag, Role role
     if (out->type == nullptr) {
         return raise_on_comm(comm, MPI_ERR_TYPE, function,
                              datatype == MPI_DATATYPE_NULL ? "the datatype is MPI_DATATYPE_NULL"
-                                                           : "invalid datatype (derived datatypes come with issue 6)");
+                                                           : "invalid datatype");
+    }
+    if (!datatype_committed(out->type)) {
+        return raise_on_comm(comm, MPI_ERR_TYPE, function, "the datatype is not committed (MPI_Type_commit)");
     }
     if (buf == nullptr && count > 0 && out->type->size > 0 && rank != MPI_PROC_NULL) {
         return raise_on_comm(comm, MPI_ERR_BUFFER, function, "the buffer is NULL with a count of " + std::to_string(count));

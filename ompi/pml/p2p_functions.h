@@ -110,12 +110,6 @@ int cancel(MPI_Request *request);
 int test_cancelled(const MPI_Status *status, int *flag);
 int get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-int get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
-int get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-int type_size(MPI_Datatype datatype, int *size);
-int type_size_c(MPI_Datatype datatype, MPI_Count *size);
-int type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
-int type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 } // namespace tessera::ompi::native
 

@@ -283,7 +283,7 @@ bool pull(Request *r, tessera_proc_t *proc, const char *data, std::size_t keep)
     }
     uint64_t address = 0;
     std::memcpy(&address, data, sizeof address);
-    char *dst = static_cast<char *>(r->rbuf) + r->type->lb;
+    char *dst = static_cast<char *>(r->rbuf) + r->type->true_lb;
     const std::size_t piece = m->btl_get_limit != 0 ? m->btl_get_limit : keep;
     for (std::size_t done = 0; done < keep;) {
         const std::size_t n = std::min(piece, keep - done);

@@ -1,5 +1,6 @@
 #include "ompi/runtime/native_dispatch.h"
 
+#include "ompi/datatype/type_functions.h"
 #include "ompi/pml/p2p_functions.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/native_translator.h"
@@ -100,9 +101,65 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Get_count_c = native::get_count_c;
     t->Get_elements = native::get_elements;
     t->Get_elements_c = native::get_elements_c;
+    /* Datatypes (issue 6) */
     t->Type_size = native::type_size;
     t->Type_size_c = native::type_size_c;
+    t->Type_size_x = native::type_size_c;
     t->Type_get_extent = native::type_get_extent;
+    t->Type_get_extent_x = native::type_get_extent_c;
+    t->Type_get_true_extent = native::type_get_true_extent;
+    t->Type_get_true_extent_c = native::type_get_true_extent_c;
+    t->Type_get_true_extent_x = native::type_get_true_extent_c;
+    t->Get_elements_x = native::get_elements_c;
+    t->Get_address = native::get_address;
+    t->Type_contiguous = native::type_contiguous;
+    t->Type_contiguous_c = native::type_contiguous_c;
+    t->Type_vector = native::type_vector;
+    t->Type_vector_c = native::type_vector_c;
+    t->Type_create_hvector = native::type_create_hvector;
+    t->Type_create_hvector_c = native::type_create_hvector_c;
+    t->Type_indexed = native::type_indexed;
+    t->Type_indexed_c = native::type_indexed_c;
+    t->Type_create_hindexed = native::type_create_hindexed;
+    t->Type_create_hindexed_c = native::type_create_hindexed_c;
+    t->Type_create_indexed_block = native::type_create_indexed_block;
+    t->Type_create_indexed_block_c = native::type_create_indexed_block_c;
+    t->Type_create_hindexed_block = native::type_create_hindexed_block;
+    t->Type_create_hindexed_block_c = native::type_create_hindexed_block_c;
+    t->Type_create_struct = native::type_create_struct;
+    t->Type_create_struct_c = native::type_create_struct_c;
+    t->Type_create_subarray = native::type_create_subarray;
+    t->Type_create_subarray_c = native::type_create_subarray_c;
+    t->Type_create_darray = native::type_create_darray;
+    t->Type_create_darray_c = native::type_create_darray_c;
+    t->Type_create_resized = native::type_create_resized;
+    t->Type_create_resized_c = native::type_create_resized_c;
+    t->Type_dup = native::type_dup;
+    t->Type_create_f90_real = native::type_create_f90_real;
+    t->Type_create_f90_complex = native::type_create_f90_complex;
+    t->Type_create_f90_integer = native::type_create_f90_integer;
+    t->Type_get_value_index = native::type_get_value_index;
+    t->Type_commit = native::type_commit;
+    t->Type_free = native::type_free;
+    t->Type_get_envelope = native::type_get_envelope;
+    t->Type_get_envelope_c = native::type_get_envelope_c;
+    t->Type_get_contents = native::type_get_contents;
+    t->Type_get_contents_c = native::type_get_contents_c;
+    t->Type_set_name = native::type_set_name;
+    t->Type_get_name = native::type_get_name;
+    t->Type_match_size = native::type_match_size;
+    t->Pack = native::pack;
+    t->Pack_c = native::pack_c;
+    t->Unpack = native::unpack;
+    t->Unpack_c = native::unpack_c;
+    t->Pack_size = native::pack_size;
+    t->Pack_size_c = native::pack_size_c;
+    t->Pack_external = native::pack_external;
+    t->Pack_external_c = native::pack_external_c;
+    t->Unpack_external = native::unpack_external;
+    t->Unpack_external_c = native::unpack_external_c;
+    t->Pack_external_size = native::pack_external_size;
+    t->Pack_external_size_c = native::pack_external_size_c;
 }
 
 } // namespace tessera::ompi

@@ -2,6 +2,7 @@
  * cancel, matched probes, MPI_PROC_NULL, errors returned through MPI_ERRORS_RETURN. */
 #include <vector>
 
+#include "ompi/datatype/type_functions.h"
 #include "ompi/pml/p2p_functions.h"
 #include "pml_fixture.h"
 

@@ -1,0 +1,174 @@
+/*
+ * The normalized description of a datatype (frameworks/dte/dte.h): the structural form of
+ * datatype_derived.h unrolled into BLOCKS and LOOPs, then simplified so that every engine starts from
+ * the fewest, largest runs: one-iteration loops vanish, a loop over one block becomes a strided block,
+ * strided blocks that touch become one, adjacent blocks merge. Equal layouts built differently (a
+ * contiguous of vectors, a vector of contiguous) so end up with equal descriptions, which the jit's
+ * cache relies on.
+ */
+#include <vector>
+
+#include "ompi/datatype/datatype_derived.h"
+
+namespace tessera::ompi {
+
+namespace {
+
+struct Node {
+    uint32_t op = MCA_DTE_OP_BLOCKS;
+    uint64_t count = 1;
+    uint64_t blocklen = 0; /* BLOCKS */
+    int64_t disp = 0;      /* BLOCKS */
+    int64_t stride = 0;
+    std::vector<Node> body; /* LOOP */
+};
+
+void shift(std::vector<Node> &nodes, int64_t by)
+{
+    for (Node &n : nodes) {
+        if (n.op == MCA_DTE_OP_BLOCKS) {
+            n.disp += by;
+        } else {
+            shift(n.body, by);
+        }
+    }
+}
+
+/* A strided block whose blocks touch is one block. */
+void tidy_blocks(Node &b)
+{
+    if (b.count == 1) {
+        b.stride = 0;
+    } else if (b.stride == static_cast<int64_t>(b.blocklen)) {
+        b.blocklen *= b.count;
+        b.count = 1;
+        b.stride = 0;
+    }
+}
+
+/* Appends `n` to a simplified list, merging it into the previous node when they continue each other. */
+void append(std::vector<Node> &out, Node n)
+{
+    if (n.op == MCA_DTE_OP_BLOCKS) {
+        if (n.count == 0 || n.blocklen == 0) {
+            return;
+        }
+        tidy_blocks(n);
+        if (!out.empty() && out.back().op == MCA_DTE_OP_BLOCKS && out.back().count == 1 && n.count == 1 &&
+            out.back().disp + static_cast<int64_t>(out.back().blocklen) == n.disp) {
+            out.back().blocklen += n.blocklen;
+            return;
+        }
+        out.push_back(std::move(n));
+        return;
+    }
+    if (n.body.empty() || n.count == 0) {
+        return;
+    }
+    if (n.count == 1) { /* one iteration: its body, in place */
+        for (Node &b : n.body) {
+            append(out, std::move(b));
+        }
+        return;
+    }
+    if (n.body.size() == 1 && n.body[0].op == MCA_DTE_OP_BLOCKS) {
+        Node &b = n.body[0];
+        if (b.count == 1) { /* a loop over one block: a strided block */
+            Node s;
+            s.count = n.count;
+            s.blocklen = b.blocklen;
+            s.disp = b.disp;
+            s.stride = n.stride;
+            append(out, std::move(s));
+            return;
+        }
+        if (b.stride * static_cast<int64_t>(b.count) == n.stride) { /* the loop continues the blocks' stride */
+            b.count *= n.count;
+            append(out, std::move(b));
+            return;
+        }
+    }
+    out.push_back(std::move(n));
+}
+
+void build(const Datatype *type, std::vector<Node> &out);
+
+/* `blocklen` elements of `child` one extent apart, `count` times `stride` apart, at `disp`. */
+void build_run(const TypeRun &r, std::vector<Node> &out)
+{
+    if (r.child->size == 0) {
+        return;
+    }
+    std::vector<Node> child;
+    build(r.child, child);
+    Node inner;
+    inner.op = MCA_DTE_OP_LOOP;
+    inner.count = static_cast<uint64_t>(r.blocklen);
+    inner.stride = r.child->extent;
+    inner.body = std::move(child);
+    std::vector<Node> block;
+    append(block, std::move(inner));
+    Node outer;
+    outer.op = MCA_DTE_OP_LOOP;
+    outer.count = static_cast<uint64_t>(r.count);
+    outer.stride = r.stride;
+    outer.body = std::move(block);
+    std::vector<Node> run;
+    append(run, std::move(outer));
+    shift(run, r.disp);
+    for (Node &n : run) {
+        append(out, std::move(n));
+    }
+}
+
+void build(const Datatype *type, std::vector<Node> &out)
+{
+    if (type->derived == nullptr) {
+        for (int b = 0; b < type->block_count; ++b) {
+            Node n;
+            n.blocklen = type->blocks[b].length;
+            n.disp = type->blocks[b].offset;
+            append(out, std::move(n));
+        }
+        return;
+    }
+    for (const TypeRun &r : type->derived->runs) {
+        build_run(r, out);
+    }
+}
+
+void serialize(const std::vector<Node> &nodes, std::vector<mca_dte_elem_t> &out)
+{
+    for (const Node &n : nodes) {
+        mca_dte_elem_t e{};
+        e.op = n.op;
+        e.count = n.count;
+        if (n.op == MCA_DTE_OP_BLOCKS) {
+            e.blocklen = n.blocklen;
+            e.disp = n.disp;
+            e.stride = n.stride;
+            out.push_back(e);
+            continue;
+        }
+        e.stride = n.stride;
+        const std::size_t at = out.size();
+        out.push_back(e);
+        serialize(n.body, out);
+        out[at].items = static_cast<uint32_t>(out.size() - at - 1);
+        mca_dte_elem_t end{};
+        end.op = MCA_DTE_OP_END_LOOP;
+        out.push_back(end);
+    }
+}
+
+} // namespace
+
+void datatype_describe(const Datatype *type, std::vector<mca_dte_elem_t> *out)
+{
+    std::vector<Node> nodes;
+    build(type, nodes);
+    out->clear();
+    serialize(nodes, *out);
+}
+
+} // namespace tessera::ompi
