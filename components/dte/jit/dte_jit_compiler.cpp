@@ -129,6 +129,8 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     if (llvm::verifyModule(*module, params.verbose > 0 ? &llvm::errs() : nullptr))
         return false;
     optimize(*module, engine->machine.get(), params.opt);
+    if (params.verbose > 1)
+        module->print(llvm::errs(), nullptr); /* what the vectorizer made of it */
 
     llvm::orc::LLJIT &jit = *engine->jit;
     auto tracker = jit.getMainJITDylib().createResourceTracker();

@@ -39,7 +39,8 @@ int register_params(const mca_base_component_t *)
         {"compile_after", "Packs and unpacks of a type before it is compiled when dte_jit_compile=uses",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},
         {"verbose",
-         "1: print a line per type to stderr when its compiled code is ready (time since commit, compile time)",
+         "1: print a line per type to stderr when its compiled code is ready (time since commit, compile time); "
+         "2: also the optimized IR",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_9, &params.verbose},
     };
     for (auto &v : vars) {
