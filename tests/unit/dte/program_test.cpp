@@ -149,6 +149,27 @@ TEST(DteProgram, FragmentDeepInAHugeStreamPacksAtOnce)
     }
 }
 
+/* MPI_BOTTOM: a NULL buffer and absolute addresses as displacements. */
+TEST(DteProgram, AbsoluteAddressesFromANullBuffer)
+{
+    unsigned char mem[64];
+    std::iota(mem, mem + 64, 0);
+    const auto base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(mem));
+    const Desc d = make({blocks(2, 4, base + 4, 16), blocks(1, 2, base + 40, 2)}, 8);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    std::vector<unsigned char> out(10);
+    ASSERT_EQ(mca_dte_base_program_pack(p.get(), nullptr, 1, 0, out.data(), 10), TESSERA_SUCCESS);
+    EXPECT_EQ(out, (std::vector<unsigned char>{4, 5, 6, 7, 20, 21, 22, 23, 40, 41}));
+    std::vector<unsigned char> in(10, 0xFF);
+    ASSERT_EQ(mca_dte_base_program_unpack(p.get(), nullptr, 1, 3, in.data(), 6), TESSERA_SUCCESS);
+    EXPECT_EQ(mem[7], 0xFF);
+    EXPECT_EQ(mem[20], 0xFF);
+    EXPECT_EQ(mem[40], 0xFF);
+    EXPECT_EQ(mem[6], 6);
+    EXPECT_EQ(mem[41], 41);
+}
+
 TEST(DteProgram, EmptyTypePacksNothing)
 {
     const Desc d = make({blocks(0, 8, 0, 8), loop(3, 4, 1), blocks(2, 0, 0, 1), end_loop()}, 0);
