@@ -1,0 +1,241 @@
+/*
+ * The base program on hand-written types: the shapes that take the fast paths (contiguous, vectors,
+ * small fixed block sizes, elements that continue each other), negative displacements, resuming inside
+ * a block, and the errors a caller can get.
+ */
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <numeric>
+
+#include "dte_reference.h"
+#include "frameworks/dte/base/dte_base_program.h"
+
+namespace tessera::test::dte {
+namespace {
+
+struct ProgramDeleter {
+    void operator()(mca_dte_base_program_t *p) const { mca_dte_base_program_free(p); }
+};
+using Program = std::unique_ptr<mca_dte_base_program_t, ProgramDeleter>;
+
+Desc make(std::vector<mca_dte_elem_t> elems, int64_t extent)
+{
+    Desc d;
+    d.elems = std::move(elems);
+    d.extent = extent;
+    finish(d);
+    return d;
+}
+
+Program build(const Desc &d)
+{
+    mca_dte_base_program_t *p = nullptr;
+    const mca_dte_type_desc_t t = d.desc();
+    EXPECT_EQ(mca_dte_base_program_create(&t, &p), TESSERA_SUCCESS) << d.dump();
+    return Program(p);
+}
+
+/* Every (offset, length) range of `count` elements packs as the reference says. */
+void expect_all_ranges_pack(const Desc &d, size_t count)
+{
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    const std::vector<ByteRun> runs = reference_runs(d, count);
+    Buffer mem(runs);
+    std::iota(mem.bytes.begin(), mem.bytes.end(), 1);
+    const std::vector<unsigned char> expected = reference_pack(runs, mem.origin());
+    const size_t total = expected.size();
+    for (size_t off = 0; off <= total; ++off) {
+        for (size_t len = 0; off + len <= total; ++len) {
+            std::vector<unsigned char> out(len);
+            ASSERT_EQ(mca_dte_base_program_pack(p.get(), mem.origin(), count, off, out.data(), len), TESSERA_SUCCESS);
+            ASSERT_TRUE(std::equal(out.begin(), out.end(), expected.begin() + static_cast<std::ptrdiff_t>(off)))
+                << d.dump() << " offset " << off << " length " << len;
+        }
+    }
+}
+
+TEST(DteProgram, ContiguousTypePacksEveryRange)
+{
+    expect_all_ranges_pack(make({blocks(1, 12, 0, 12)}, 12), 4);
+}
+
+TEST(DteProgram, ContiguousBlockWithGapsBetweenElements)
+{
+    expect_all_ranges_pack(make({blocks(1, 8, 4, 8)}, 20), 3);
+}
+
+TEST(DteProgram, AdjacentBlocksAndLoopOverContiguousBodyAreOneRun)
+{
+    /* Two adjacent blocks, then a loop whose body is exactly contiguous at stride == body size. */
+    expect_all_ranges_pack(make({blocks(1, 3, 0, 3), blocks(1, 5, 3, 5), loop(4, 6, 2), blocks(1, 2, 8, 2),
+                                 blocks(1, 4, 10, 4), end_loop()},
+                                32),
+                           3);
+}
+
+/* Two or three equal blocks or vectors side by side, at every relative position around "continues the
+ * one before": the program merges exactly those that continue each other. */
+TEST(DteProgram, NeighbouringBlocksAndVectorsMergeOnlyWhenTheyContinue)
+{
+    const int64_t strides[] = {-8, -4, 4, 8, 12};
+    for (uint64_t ca : {1u, 3u}) {
+        for (uint64_t cb : {1u, 3u}) {
+            for (int64_t sa : strides) {
+                for (int64_t sb : strides) {
+                    for (int64_t db = -28; db <= 28; db += 4) {
+                        SCOPED_TRACE(testing::Message() << ca << " " << cb << " " << sa << " " << sb << " " << db);
+                        expect_all_ranges_pack(make({blocks(ca, 4, 0, sa), blocks(cb, 4, db, sb)}, 64), 2);
+                        expect_all_ranges_pack(
+                            make({blocks(ca, 4, 0, sa), blocks(cb, 4, db, sb), blocks(1, 4, db + 2 * sb, 4)}, 64), 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(DteProgram, VectorsOfEveryFixedBlockSize)
+{
+    for (uint64_t len : {1u, 2u, 4u, 8u, 16u, 3u, 5u}) {
+        SCOPED_TRACE(len);
+        expect_all_ranges_pack(make({blocks(4, len, 0, static_cast<int64_t>(len) + 3)}, 4 * (len + 3)), 2);
+        expect_all_ranges_pack(make({blocks(3, len, 0, static_cast<int64_t>(len) + 1)}, 100), 2);
+    }
+}
+
+TEST(DteProgram, NegativeDisplacementsAndStrides)
+{
+    expect_all_ranges_pack(make({blocks(3, 4, -4, -8), loop(2, -20, 1), blocks(2, 2, 1, 3), end_loop()}, 48), 3);
+}
+
+TEST(DteProgram, NestedLoopsResumeInsideBlocks)
+{
+    expect_all_ranges_pack(make({loop(3, 64, 4), blocks(1, 1, 0, 1), loop(2, 16, 1), blocks(2, 5, 2, 7), end_loop(),
+                                 end_loop()},
+                                200),
+                           2);
+}
+
+TEST(DteProgram, NegativeExtentWalksElementsDownwards)
+{
+    expect_all_ranges_pack(make({blocks(2, 4, 0, 6)}, -12), 3);
+}
+
+/* Resuming looks the position up instead of walking to it: a fragment at the end of a stream of 2^40
+ * elements (all at the same address: extent 0) of 3000 scattered blocks packs at once. */
+TEST(DteProgram, FragmentDeepInAHugeStreamPacksAtOnce)
+{
+    std::vector<mca_dte_elem_t> elems;
+    for (int64_t i = 0; i < 3000; ++i) {
+        elems.push_back(blocks(1, 1 + static_cast<uint64_t>(i % 3), i * 5 + (i * i) % 3, 1));
+    }
+    const Desc d = make(elems, 0);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    const std::vector<ByteRun> runs = reference_runs(d, 1);
+    Buffer mem(runs);
+    std::iota(mem.bytes.begin(), mem.bytes.end(), 3);
+    const std::vector<unsigned char> one = reference_pack(runs, mem.origin());
+    const size_t count = size_t{1} << 40;
+    for (size_t back = 1; back <= 4000; back += 37) {
+        const size_t offset = count * d.size - back;
+        std::vector<unsigned char> out(back);
+        ASSERT_EQ(mca_dte_base_program_pack(p.get(), mem.origin(), count, offset, out.data(), back), TESSERA_SUCCESS);
+        for (size_t j = 0; j < back; ++j) {
+            ASSERT_EQ(out[j], one[(offset + j) % d.size]) << back << " " << j;
+        }
+    }
+}
+
+/* MPI_BOTTOM: a NULL buffer and absolute addresses as displacements. */
+TEST(DteProgram, AbsoluteAddressesFromANullBuffer)
+{
+    unsigned char mem[64];
+    std::iota(mem, mem + 64, 0);
+    const auto base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(mem));
+    const Desc d = make({blocks(2, 4, base + 4, 16), blocks(1, 2, base + 40, 2)}, 8);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    std::vector<unsigned char> out(10);
+    ASSERT_EQ(mca_dte_base_program_pack(p.get(), nullptr, 1, 0, out.data(), 10), TESSERA_SUCCESS);
+    EXPECT_EQ(out, (std::vector<unsigned char>{4, 5, 6, 7, 20, 21, 22, 23, 40, 41}));
+    std::vector<unsigned char> in(10, 0xFF);
+    ASSERT_EQ(mca_dte_base_program_unpack(p.get(), nullptr, 1, 3, in.data(), 6), TESSERA_SUCCESS);
+    EXPECT_EQ(mem[7], 0xFF);
+    EXPECT_EQ(mem[20], 0xFF);
+    EXPECT_EQ(mem[40], 0xFF);
+    EXPECT_EQ(mem[6], 6);
+    EXPECT_EQ(mem[41], 41);
+}
+
+TEST(DteProgram, EmptyTypePacksNothing)
+{
+    const Desc d = make({blocks(0, 8, 0, 8), loop(3, 4, 1), blocks(2, 0, 0, 1), end_loop()}, 0);
+    EXPECT_EQ(d.size, 0u);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), nullptr, 5, 0, nullptr, 0), TESSERA_SUCCESS);
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), nullptr, 5, 0, nullptr, 1), TESSERA_ERR_BAD_PARAM);
+}
+
+TEST(DteProgram, RangeBeyondTheStreamIsBadParam)
+{
+    const Desc d = make({blocks(2, 4, 0, 8)}, 16);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    std::vector<unsigned char> mem(64), out(64);
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), mem.data(), 3, 0, out.data(), 24), TESSERA_SUCCESS);
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), mem.data(), 3, 0, out.data(), 25), TESSERA_ERR_BAD_PARAM);
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), mem.data(), 3, 20, out.data(), 5), TESSERA_ERR_BAD_PARAM);
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), mem.data(), 3, 25, out.data(), 0), TESSERA_ERR_BAD_PARAM);
+    EXPECT_EQ(mca_dte_base_program_unpack(p.get(), mem.data(), 3, 24, out.data(), 1), TESSERA_ERR_BAD_PARAM);
+    EXPECT_EQ(mca_dte_base_program_unpack(p.get(), mem.data(), 0, 0, out.data(), 1), TESSERA_ERR_BAD_PARAM);
+    /* offset + length wrapping around is not a small range */
+    EXPECT_EQ(mca_dte_base_program_pack(p.get(), mem.data(), 3, 8, out.data(), SIZE_MAX), TESSERA_ERR_BAD_PARAM);
+}
+
+TEST(DteProgram, MalformedDescriptionsAreRefused)
+{
+    const std::vector<std::vector<mca_dte_elem_t>> bad = {
+        {loop(2, 8, 1), blocks(1, 4, 0, 4)},                     /* no END_LOOP */
+        {blocks(1, 4, 0, 4), end_loop()},                        /* END_LOOP without LOOP */
+        {loop(2, 8, 0), end_loop()},                             /* zero items */
+        {loop(2, 8, 2), blocks(1, 4, 0, 4), end_loop()},         /* items run past the END_LOOP */
+        {mca_dte_elem_t{99, 0, 1, 1, 0, 1}},                     /* unknown op */
+    };
+    for (const auto &elems : bad) {
+        Desc d;
+        d.elems = elems;
+        d.size = 4;
+        const mca_dte_type_desc_t t = d.desc();
+        mca_dte_base_program_t *p = nullptr;
+        EXPECT_EQ(mca_dte_base_program_create(&t, &p), TESSERA_ERR_BAD_PARAM) << d.dump();
+        EXPECT_EQ(p, nullptr);
+    }
+    /* A size that disagrees with the blocks. */
+    Desc d = make({blocks(2, 4, 0, 8)}, 16);
+    d.size = 7;
+    const mca_dte_type_desc_t t = d.desc();
+    mca_dte_base_program_t *p = nullptr;
+    EXPECT_EQ(mca_dte_base_program_create(&t, &p), TESSERA_ERR_BAD_PARAM);
+}
+
+TEST(DteProgram, UnpackOfAVectorTouchesOnlyItsBlocks)
+{
+    const Desc d = make({blocks(3, 2, 1, 5)}, 15);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    std::vector<unsigned char> mem(30, 0);
+    const std::vector<unsigned char> stream = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    /* Second half first: fragments may arrive in any order. */
+    ASSERT_EQ(mca_dte_base_program_unpack(p.get(), mem.data(), 2, 5, stream.data() + 5, 7), TESSERA_SUCCESS);
+    ASSERT_EQ(mca_dte_base_program_unpack(p.get(), mem.data(), 2, 0, stream.data(), 5), TESSERA_SUCCESS);
+    const std::vector<unsigned char> want = {0, 1, 2, 0, 0, 0, 3, 4, 0, 0, 0, 5, 6, 0, 0,
+                                             0, 7, 8, 0, 0, 0, 9, 10, 0, 0, 0, 11, 12, 0, 0};
+    EXPECT_EQ(mem, want);
+}
+
+} // namespace
+} // namespace tessera::test::dte
