@@ -37,8 +37,12 @@ CopyKind copy_kind_for(uint64_t blocklen)
 
 namespace {
 
-/* Deeper nesting than any type a program builds; the walker recurses once per level. */
-constexpr int kMaxDepth = 64;
+/*
+ * Nesting refused when parsing, to bound the recursion of parse and simplify (a few hundred bytes of
+ * stack per level). The walker recurses far less: one-iteration loops are spliced away, and more than
+ * 64 nested loops of two or more iterations would overflow the 64-bit packed size.
+ */
+constexpr int kMaxDepth = 256;
 
 struct Node {
     OpKind kind = OpKind::Blocks;

@@ -17,13 +17,23 @@
 namespace tessera::ompi::dte {
 namespace {
 
+/*
+ * Memory positions are integers, not pointers: with MPI_BOTTOM the buffer is NULL and the
+ * displacements are absolute addresses, and arithmetic on a null pointer is undefined in C++.
+ * Adding a negative displacement as an unsigned integer wraps to the right address.
+ */
+using Addr = uintptr_t;
+
+constexpr Addr offset_by(Addr a, int64_t by) { return a + static_cast<Addr>(by); }
+inline void *at(Addr a) { return reinterpret_cast<void *>(a); }
+
 template <bool Pack>
 class Walker {
 public:
     Walker(const Op *ops, unsigned char *stream) : ops_(ops), stream_(stream) {}
 
     /* Bytes [lo, hi) of op, 0 <= lo < hi <= op.size, its sequence's base at `base`. */
-    void op_part(const Op &op, unsigned char *base, uint64_t lo, uint64_t hi)
+    void op_part(const Op &op, Addr base, uint64_t lo, uint64_t hi)
     {
         if (lo == 0 && hi == op.size) {
             op_full(op, base);
@@ -31,19 +41,19 @@ public:
         }
         uint64_t k = lo / op.unit;
         const uint64_t off = lo % op.unit;
-        unsigned char *p = base + op.disp + static_cast<int64_t>(k) * op.stride;
+        Addr p = offset_by(base, op.disp + static_cast<int64_t>(k) * op.stride);
         if (off != 0 || hi - lo < op.unit) { /* the first unit is cut */
             const uint64_t end = std::min(op.unit, off + (hi - lo));
             unit_part(op, p, off, end);
             lo += end - off;
-            p += op.stride;
+            p = offset_by(p, op.stride);
             ++k;
         }
         const uint64_t whole = (hi - lo) / op.unit;
         if (whole > 0) {
             units_full(op, p, whole);
             lo += whole * op.unit;
-            p += static_cast<int64_t>(whole) * op.stride;
+            p = offset_by(p, static_cast<int64_t>(whole) * op.stride);
         }
         if (lo < hi) { /* the last unit is cut */
             unit_part(op, p, 0, hi - lo);
@@ -51,42 +61,42 @@ public:
     }
 
     /* The whole op. */
-    void op_full(const Op &op, unsigned char *base)
+    void op_full(const Op &op, Addr base)
     {
-        units_full(op, base + op.disp, op.count);
+        units_full(op, offset_by(base, op.disp), op.count);
     }
 
 private:
-    void copy(unsigned char *mem, uint64_t n)
+    void copy(Addr mem, uint64_t n)
     {
         if constexpr (Pack) {
-            std::memcpy(stream_, mem, n);
+            std::memcpy(stream_, at(mem), n);
         } else {
-            std::memcpy(mem, stream_, n);
+            std::memcpy(at(mem), stream_, n);
         }
         stream_ += n;
     }
 
     /* A fixed length lets the compiler turn each memcpy into one load and one store. */
     template <uint64_t L>
-    void fixed_blocks(unsigned char *p, int64_t stride, uint64_t n)
+    void fixed_blocks(Addr p, int64_t stride, uint64_t n)
     {
         unsigned char *s = stream_;
-        for (uint64_t i = 0; i < n; ++i, p += stride, s += L) {
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, stride), s += L) {
             if constexpr (Pack) {
-                std::memcpy(s, p, L);
+                std::memcpy(s, at(p), L);
             } else {
-                std::memcpy(p, s, L);
+                std::memcpy(at(p), s, L);
             }
         }
         stream_ = s;
     }
 
     /* n whole units starting with the one at p. */
-    void units_full(const Op &op, unsigned char *p, uint64_t n)
+    void units_full(const Op &op, Addr p, uint64_t n)
     {
         if (op.kind == OpKind::Loop) {
-            for (uint64_t i = 0; i < n; ++i, p += op.stride) {
+            for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {
                 seq_full(op.body_begin, op.body_end, p);
             }
             return;
@@ -103,13 +113,13 @@ private:
         case CopyKind::B16: fixed_blocks<16>(p, op.stride, n); return;
         case CopyKind::Generic: break;
         }
-        for (uint64_t i = 0; i < n; ++i, p += op.stride) {
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {
             copy(p, op.unit);
         }
     }
 
     /* Bytes [lo, hi) of the unit (block or iteration) at p; 0 <= lo < hi <= op.unit. */
-    void unit_part(const Op &op, unsigned char *p, uint64_t lo, uint64_t hi)
+    void unit_part(const Op &op, Addr p, uint64_t lo, uint64_t hi)
     {
         if (op.kind == OpKind::Blocks) {
             copy(p + lo, hi - lo);
@@ -118,7 +128,7 @@ private:
         }
     }
 
-    void seq_full(uint32_t begin, uint32_t end, unsigned char *base)
+    void seq_full(uint32_t begin, uint32_t end, Addr base)
     {
         for (uint32_t i = begin; i < end; ++i) {
             op_full(ops_[i], base);
@@ -126,7 +136,7 @@ private:
     }
 
     /* Bytes [lo, hi) of the sequence ops[begin, end): the first op is found by its prefix offset. */
-    void seq_part(uint32_t begin, uint32_t end, unsigned char *base, uint64_t lo, uint64_t hi)
+    void seq_part(uint32_t begin, uint32_t end, Addr base, uint64_t lo, uint64_t hi)
     {
         const Op *first = std::upper_bound(ops_ + begin, ops_ + end, lo,
                                            [](uint64_t v, const Op &op) { return v < op.start; }) -
@@ -143,7 +153,7 @@ private:
 };
 
 template <bool Pack>
-int walk(const mca_dte_base_program &p, unsigned char *buf, size_t count, uint64_t offset,
+int walk(const mca_dte_base_program &p, Addr buf, size_t count, uint64_t offset,
          unsigned char *stream, uint64_t length)
 {
     uint64_t total = 0;
@@ -161,7 +171,7 @@ int walk(const mca_dte_base_program &p, unsigned char *buf, size_t count, uint64
     uint64_t n = 0;
     if (p.single_block) {
         if (p.extent == static_cast<int64_t>(p.size)) { /* the whole range is one run of memory */
-            unsigned char *mem = buf + p.single_disp + static_cast<int64_t>(offset);
+            void *mem = at(offset_by(buf, p.single_disp) + offset);
             if constexpr (Pack) {
                 std::memcpy(stream, mem, length);
             } else {
@@ -201,22 +211,23 @@ extern "C" {
 int mca_dte_base_program_pack(const mca_dte_base_program_t *program, const void *buf, size_t count,
                               size_t offset, void *out, size_t length)
 {
-    if (program == nullptr || (length > 0 && (buf == nullptr || out == nullptr))) {
+    /* buf may be NULL (MPI_BOTTOM: the displacements are absolute addresses). */
+    if (program == nullptr || (length > 0 && out == nullptr)) {
         return TESSERA_ERR_BAD_PARAM;
     }
     /* The walker is written once for both directions; packing never stores through buf. */
-    return tessera::ompi::dte::walk<true>(*program, static_cast<unsigned char *>(const_cast<void *>(buf)), count,
+    return tessera::ompi::dte::walk<true>(*program, reinterpret_cast<uintptr_t>(buf), count,
                                           offset, static_cast<unsigned char *>(out), length);
 }
 
 int mca_dte_base_program_unpack(const mca_dte_base_program_t *program, void *buf, size_t count,
                                 size_t offset, const void *in, size_t length)
 {
-    if (program == nullptr || (length > 0 && (buf == nullptr || in == nullptr))) {
+    if (program == nullptr || (length > 0 && in == nullptr)) {
         return TESSERA_ERR_BAD_PARAM;
     }
     /* Unpacking never stores through the stream. */
-    return tessera::ompi::dte::walk<false>(*program, static_cast<unsigned char *>(buf), count, offset,
+    return tessera::ompi::dte::walk<false>(*program, reinterpret_cast<uintptr_t>(buf), count, offset,
                                            static_cast<unsigned char *>(const_cast<void *>(in)), length);
 }
 

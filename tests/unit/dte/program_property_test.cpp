@@ -56,7 +56,7 @@ void fill_random(std::mt19937_64 &rng, std::vector<unsigned char> &bytes)
     }
 }
 
-constexpr int kDescriptions = 3000;
+constexpr int kDescriptions = 10000;
 
 TEST(DteProgramProperty, PackEqualsReferenceForWholeRangeAndEverySplit)
 {

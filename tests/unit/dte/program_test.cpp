@@ -123,6 +123,53 @@ TEST(DteProgram, NegativeExtentWalksElementsDownwards)
     expect_all_ranges_pack(make({blocks(2, 4, 0, 6)}, -12), 3);
 }
 
+/* Resuming looks the position up instead of walking to it: a fragment at the end of a stream of 2^40
+ * elements (all at the same address: extent 0) of 3000 scattered blocks packs at once. */
+TEST(DteProgram, FragmentDeepInAHugeStreamPacksAtOnce)
+{
+    std::vector<mca_dte_elem_t> elems;
+    for (int64_t i = 0; i < 3000; ++i) {
+        elems.push_back(blocks(1, 1 + static_cast<uint64_t>(i % 3), i * 5 + (i * i) % 3, 1));
+    }
+    const Desc d = make(elems, 0);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    const std::vector<ByteRun> runs = reference_runs(d, 1);
+    Buffer mem(runs);
+    std::iota(mem.bytes.begin(), mem.bytes.end(), 3);
+    const std::vector<unsigned char> one = reference_pack(runs, mem.origin());
+    const size_t count = size_t{1} << 40;
+    for (size_t back = 1; back <= 4000; back += 37) {
+        const size_t offset = count * d.size - back;
+        std::vector<unsigned char> out(back);
+        ASSERT_EQ(mca_dte_base_program_pack(p.get(), mem.origin(), count, offset, out.data(), back), TESSERA_SUCCESS);
+        for (size_t j = 0; j < back; ++j) {
+            ASSERT_EQ(out[j], one[(offset + j) % d.size]) << back << " " << j;
+        }
+    }
+}
+
+/* MPI_BOTTOM: a NULL buffer and absolute addresses as displacements. */
+TEST(DteProgram, AbsoluteAddressesFromANullBuffer)
+{
+    unsigned char mem[64];
+    std::iota(mem, mem + 64, 0);
+    const auto base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(mem));
+    const Desc d = make({blocks(2, 4, base + 4, 16), blocks(1, 2, base + 40, 2)}, 8);
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    std::vector<unsigned char> out(10);
+    ASSERT_EQ(mca_dte_base_program_pack(p.get(), nullptr, 1, 0, out.data(), 10), TESSERA_SUCCESS);
+    EXPECT_EQ(out, (std::vector<unsigned char>{4, 5, 6, 7, 20, 21, 22, 23, 40, 41}));
+    std::vector<unsigned char> in(10, 0xFF);
+    ASSERT_EQ(mca_dte_base_program_unpack(p.get(), nullptr, 1, 3, in.data(), 6), TESSERA_SUCCESS);
+    EXPECT_EQ(mem[7], 0xFF);
+    EXPECT_EQ(mem[20], 0xFF);
+    EXPECT_EQ(mem[40], 0xFF);
+    EXPECT_EQ(mem[6], 6);
+    EXPECT_EQ(mem[41], 41);
+}
+
 TEST(DteProgram, EmptyTypePacksNothing)
 {
     const Desc d = make({blocks(0, 8, 0, 8), loop(3, 4, 1), blocks(2, 0, 0, 1), end_loop()}, 0);

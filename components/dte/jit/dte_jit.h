@@ -1,0 +1,136 @@
+/*
+ * dte jit: the LLVM engine's internals (issue 6). A committed type gets a plan at once that packs through
+ * the shared interpreter program (frameworks/dte/base/dte_base_program.h); its description is compiled
+ * in a background thread into native pack/unpack functions of whole elements, which the plan switches to
+ * when they are published. Compiled code is cached by type signature and shared by equal types.
+ *
+ * No LLVM header is included here: only the codegen and compiler files pay for them (they dominate
+ * build time), and the plan, cache and component files stay plain C++.
+ */
+#ifndef TESSERA_COMPONENTS_DTE_JIT_DTE_JIT_H
+#define TESSERA_COMPONENTS_DTE_JIT_DTE_JIT_H
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "frameworks/dte/dte.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace tessera::ompi::dte_jit {
+
+/* dte_jit_opt */
+enum OptLevel : int { kOptNone = 0, kOptFast = 1, kOptFull = 2 };
+/* dte_jit_compile */
+enum CompileMode : int { kCompileBackground = 0, kCompileUses = 1 };
+
+/* The component's parameters (registered in dte_jit_component.cpp; tests set them directly). */
+struct Params {
+    int priority = 20; /* above interp's 10: compiled code wins once a type has it */
+    int opt = kOptFast;
+    int compile = kCompileBackground;
+    int compile_after = 16;
+    int verbose = 0;
+};
+extern Params params;
+
+/* Compiled code of whole elements: element i lives at buf + i * extent, its packed bytes at
+ * out + (i - first) * size. */
+using pack_fn_t = void (*)(const char *buf, uint64_t first_element, uint64_t n, char *out);
+using unpack_fn_t = void (*)(char *buf, uint64_t first_element, uint64_t n, const char *in);
+
+/* A description parsed into a tree (loops hold their bodies). */
+struct Node {
+    bool loop = false;
+    uint64_t count = 0;
+    uint64_t blocklen = 0; /* blocks */
+    int64_t disp = 0;      /* blocks */
+    int64_t stride = 0;
+    uint64_t packed = 0; /* packed bytes of the whole node (all its blocks or iterations) */
+    std::vector<Node> body;
+};
+
+/* The tree of a description, or false when it is malformed (unbalanced loops, items not matching). */
+bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<Node> *out);
+
+/* Two functions in a fresh module of `ctx`: `pack_name` and `unpack_name` (dte_jit_codegen.cpp). */
+std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
+                                             int64_t extent, const std::string &pack_name,
+                                             const std::string &unpack_name);
+
+/*
+ * The compiled code of one type signature, shared by every plan of an equal type. Plans read the
+ * function pointers with acquire loads; the compiler publishes them with release stores, so a plan sees
+ * either nothing (and interprets) or complete code.
+ */
+struct CodeEntry {
+    std::string key;   /* the serialized description with size and extent */
+    uint64_t hash = 0; /* FNV-1a of the key: the short name in messages */
+    std::vector<Node> tree;
+    uint64_t size = 0;
+    int64_t extent = 0;
+    std::chrono::steady_clock::time_point created; /* creation of the first plan that asked for it */
+
+    std::atomic<pack_fn_t> pack{nullptr};
+    std::atomic<unpack_fn_t> unpack{nullptr};
+    std::atomic<bool> requested{false}; /* queued for compiling (once) */
+    double compile_ms = 0;              /* written before the pointers are published */
+
+    /* Keeps the code in the JIT; dropping it removes the code (and keeps the JIT alive until then). */
+    std::shared_ptr<void> code;
+
+    /* Waiters (tests, a benchmark) for the end of compiling, successful or not. */
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    bool failed = false;
+
+    bool ready() const { return pack.load(std::memory_order_acquire) != nullptr; }
+    /* True when compiled code is published before `timeout`. */
+    bool wait_done(std::chrono::milliseconds timeout);
+};
+
+/* The serialized signature of a type; equal for equal descriptions, sizes and extents. */
+std::string signature_key(const mca_dte_type_desc_t *type);
+uint64_t signature_hash(const std::string &key);
+
+/*
+ * The entry for a type's signature: an existing one (*hit = true) while any plan or compile still holds
+ * it, else a new one. nullptr when the description is malformed.
+ */
+std::shared_ptr<CodeEntry> cache_acquire(const mca_dte_type_desc_t *type, bool *hit);
+/* Live entries (tests). */
+size_t cache_size();
+
+/* The background compiler (dte_jit_compiler.cpp). */
+/* Initializes LLVM's native target once per process; false if the host has none. */
+bool llvm_initialize();
+/* Starts the compile thread (component open); idempotent. */
+int compiler_start();
+/* Stops and joins it, dropping queued work (component close); code already compiled stays valid until its
+ * last entry goes. */
+void compiler_stop();
+/* Queues an entry unless already requested; the queue holds it weakly, so a type freed before its turn
+ * costs no compile. */
+void compiler_submit(const std::shared_ptr<CodeEntry> &entry);
+
+/* Plans (dte_jit_plan.cpp). */
+int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan);
+/* The code entry behind a jit plan (tests). */
+std::shared_ptr<CodeEntry> plan_code(const mca_dte_plan_t *plan);
+
+/* "1a2b3c4d": the short signature hash printed by dte_jit_verbose. */
+std::string short_hash(uint64_t hash);
+
+} // namespace tessera::ompi::dte_jit
+
+#endif

@@ -1,0 +1,198 @@
+/*
+ * dte jit: LLVM IR of a type's pack and unpack functions of whole elements.
+ *
+ *   void pack(const i8 *noalias buf, i64 first, i64 n, i8 *noalias out)
+ *   void unpack(i8 *noalias buf, i64 first, i64 n, const i8 *noalias in)
+ *
+ * Every LOOP and every BLOCKS of more than one block becomes a counted loop with its trip count,
+ * strides and block length as constants, and every address is affine in the loop counters (base +
+ * counter * stride), so that scalar evolution sees the whole access pattern and the loop vectorizer can
+ * turn strided small blocks into vector loads, shuffles and stores (the approach of libpack,
+ * docs/../shared/seeds/libpack-readme.txt, with our normalized description as input).
+ */
+#include <cstring>
+
+#include "components/dte/jit/dte_jit.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#pragma GCC diagnostic pop
+
+namespace tessera::ompi::dte_jit {
+namespace {
+
+/* Blocks up to this size are copied with loads and stores the vectorizer can work with; larger ones with
+ * llvm.memcpy of constant length, which the backend expands or calls as it sees fit. */
+constexpr uint64_t kInlineCopyMax = 256;
+
+class Emitter {
+public:
+    Emitter(llvm::LLVMContext &ctx, llvm::Module &module, bool packing)
+        : ctx_(ctx), module_(module), b_(ctx), packing_(packing)
+    {
+    }
+
+    /* The whole function: a loop over n elements, each element's tree inside it. */
+    void function(const std::string &name, const std::vector<Node> &tree, uint64_t size, int64_t extent)
+    {
+        auto *i8p = llvm::Type::getInt8PtrTy(ctx_);
+        auto *i64 = llvm::Type::getInt64Ty(ctx_);
+        auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {i8p, i64, i64, i8p}, false);
+        fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module_);
+        fn_->addFnAttr(llvm::Attribute::NoUnwind);
+        /* MPI forbids the user buffer and the packed stream to overlap; saying so spares the vectorizer
+         * its run-time overlap checks. */
+        fn_->addParamAttr(0, llvm::Attribute::NoAlias);
+        fn_->addParamAttr(3, llvm::Attribute::NoAlias);
+        llvm::Value *buf = fn_->getArg(0);
+        llvm::Value *first = fn_->getArg(1);
+        llvm::Value *n = fn_->getArg(2);
+        llvm::Value *stream = fn_->getArg(3);
+
+        b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+        llvm::Value *base = b_.CreateInBoundsGEP(b_.getInt8Ty(), buf, b_.CreateMul(first, b_.getInt64(extent)));
+
+        if (is_contiguous(tree, size, extent)) {
+            /* Elements follow each other without gaps: the whole range is one copy. */
+            llvm::Value *start = gep(base, tree[0].disp);
+            llvm::Value *len = b_.CreateMul(n, b_.getInt64(size));
+            if (packing_)
+                b_.CreateMemCpy(stream, llvm::MaybeAlign(1), start, llvm::MaybeAlign(1), len);
+            else
+                b_.CreateMemCpy(start, llvm::MaybeAlign(1), stream, llvm::MaybeAlign(1), len);
+            b_.CreateRetVoid();
+            return;
+        }
+
+        auto *body = llvm::BasicBlock::Create(ctx_, "elements", fn_);
+        auto *exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
+        b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), exit, body);
+        loop(body, exit, n, [&](llvm::Value *i) {
+            llvm::Value *elem = b_.CreateInBoundsGEP(b_.getInt8Ty(), base, b_.CreateMul(i, b_.getInt64(extent)));
+            llvm::Value *out = b_.CreateInBoundsGEP(b_.getInt8Ty(), stream, b_.CreateMul(i, b_.getInt64(size)));
+            nodes(tree, elem, out);
+        });
+        b_.SetInsertPoint(exit);
+        b_.CreateRetVoid();
+    }
+
+private:
+    static bool is_contiguous(const std::vector<Node> &tree, uint64_t size, int64_t extent)
+    {
+        return tree.size() == 1 && !tree[0].loop && size > 0 && static_cast<int64_t>(size) == extent &&
+               (tree[0].count == 1 || tree[0].stride == static_cast<int64_t>(tree[0].blocklen));
+    }
+
+    llvm::Value *gep(llvm::Value *ptr, int64_t offset)
+    {
+        return offset == 0 ? ptr : b_.CreateInBoundsGEP(b_.getInt8Ty(), ptr, b_.getInt64(offset));
+    }
+
+    /* Emits `body` into a rotated loop i = 0 .. trip-1 starting at block `header` (trip >= 1), then
+     * continues in `exit`. */
+    template <class Body>
+    void loop(llvm::BasicBlock *header, llvm::BasicBlock *exit, llvm::Value *trip, Body &&body)
+    {
+        llvm::BasicBlock *pre = b_.GetInsertBlock();
+        if (pre->getTerminator() == nullptr)
+            b_.CreateBr(header);
+        b_.SetInsertPoint(header);
+        llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+        i->addIncoming(b_.getInt64(0), pre);
+        body(i);
+        llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1), "i.next", true, true);
+        i->addIncoming(next, b_.GetInsertBlock());
+        b_.CreateCondBr(b_.CreateICmpULT(next, trip), header, exit);
+        b_.SetInsertPoint(exit);
+    }
+
+    template <class Body>
+    void counted(uint64_t trip, Body &&body)
+    {
+        if (trip == 1) {
+            body(b_.getInt64(0));
+            return;
+        }
+        auto *header = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+        auto *exit = llvm::BasicBlock::Create(ctx_, "loop.exit", fn_);
+        loop(header, exit, b_.getInt64(trip), body);
+    }
+
+    /* The nodes of one loop body (or element): `mem` is the body's base in the user buffer, `out` where its
+     * packed bytes begin. */
+    void nodes(const std::vector<Node> &list, llvm::Value *mem, llvm::Value *out)
+    {
+        uint64_t offset = 0;
+        for (const Node &node : list) {
+            if (node.packed == 0)
+                continue; /* no blocks, or empty ones: nothing to copy (and no loop of zero trips) */
+            llvm::Value *node_out = gep(out, static_cast<int64_t>(offset));
+            if (node.loop) {
+                const uint64_t per_iter = node.count > 0 ? node.packed / node.count : 0;
+                counted(node.count, [&](llvm::Value *k) {
+                    llvm::Value *m = b_.CreateInBoundsGEP(b_.getInt8Ty(), mem, b_.CreateMul(k, b_.getInt64(node.stride)));
+                    llvm::Value *o = b_.CreateInBoundsGEP(b_.getInt8Ty(), node_out, b_.CreateMul(k, b_.getInt64(per_iter)));
+                    nodes(node.body, m, o);
+                });
+            } else if (node.count == 1 || node.stride == static_cast<int64_t>(node.blocklen)) {
+                copy(gep(mem, node.disp), node_out, node.count * node.blocklen);
+            } else {
+                llvm::Value *first = gep(mem, node.disp);
+                counted(node.count, [&](llvm::Value *k) {
+                    llvm::Value *m = b_.CreateInBoundsGEP(b_.getInt8Ty(), first, b_.CreateMul(k, b_.getInt64(node.stride)));
+                    llvm::Value *o = b_.CreateInBoundsGEP(b_.getInt8Ty(), node_out, b_.CreateMul(k, b_.getInt64(node.blocklen)));
+                    copy(m, o, node.blocklen);
+                });
+            }
+            offset += node.packed;
+        }
+    }
+
+    /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction. */
+    void copy(llvm::Value *mem, llvm::Value *out, uint64_t len)
+    {
+        llvm::Value *src = packing_ ? mem : out;
+        llvm::Value *dst = packing_ ? out : mem;
+        if (len > kInlineCopyMax) {
+            b_.CreateMemCpy(dst, llvm::MaybeAlign(1), src, llvm::MaybeAlign(1), b_.getInt64(len));
+            return;
+        }
+        /* Widest pieces first: 32 and 16 byte vectors, then scalars, each unaligned. */
+        uint64_t at = 0;
+        for (uint64_t piece : {32u, 16u, 8u, 4u, 2u, 1u}) {
+            llvm::Type *type = piece >= 16 ? static_cast<llvm::Type *>(llvm::FixedVectorType::get(b_.getInt8Ty(), piece))
+                                           : b_.getIntNTy(static_cast<unsigned>(piece * 8));
+            while (len - at >= piece) {
+                /* LLVM 14 pointers are still typed: i8* is cast to the piece's pointer type. */
+                llvm::Type *ptr = type->getPointerTo();
+                llvm::Value *from = b_.CreateBitCast(gep(src, static_cast<int64_t>(at)), ptr);
+                llvm::Value *to = b_.CreateBitCast(gep(dst, static_cast<int64_t>(at)), ptr);
+                b_.CreateAlignedStore(b_.CreateAlignedLoad(type, from, llvm::MaybeAlign(1)), to, llvm::MaybeAlign(1));
+                at += piece;
+            }
+        }
+    }
+
+    llvm::LLVMContext &ctx_;
+    llvm::Module &module_;
+    llvm::IRBuilder<> b_;
+    bool packing_;
+    llvm::Function *fn_ = nullptr;
+};
+
+} // namespace
+
+std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
+                                             int64_t extent, const std::string &pack_name,
+                                             const std::string &unpack_name)
+{
+    auto module = std::make_unique<llvm::Module>("tessera_dte_jit", ctx);
+    Emitter(ctx, *module, true).function(pack_name, tree, size, extent);
+    Emitter(ctx, *module, false).function(unpack_name, tree, size, extent);
+    return module;
+}
+
+} // namespace tessera::ompi::dte_jit

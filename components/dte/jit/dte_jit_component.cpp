@@ -1,0 +1,89 @@
+/* dte jit: registration, open/close and query. Opening initializes LLVM's native target (once per
+ * process) and starts the compile thread; closing joins it. The LLJIT instance itself is created by that
+ * thread on its first type, so that opening the component costs no compile-sized delay. */
+#include "components/dte/jit/dte_jit.h"
+#include "mca/var.h"
+
+namespace tessera::ompi::dte_jit {
+
+Params params;
+
+namespace {
+
+const mca_var_enum_value_t opt_values[] = {
+    {kOptNone, "none"}, {kOptFast, "fast"}, {kOptFull, "full"}, {0, nullptr}};
+const mca_var_enum_value_t compile_values[] = {
+    {kCompileBackground, "background"}, {kCompileUses, "uses"}, {0, nullptr}};
+
+int register_params(const mca_base_component_t *)
+{
+    params = Params{};
+    struct {
+        const char *name;
+        const char *help;
+        mca_var_type_t type;
+        const mca_var_enum_value_t *values;
+        mca_var_info_level_t level;
+        void *storage;
+    } vars[] = {
+        {"priority", "Priority of jit plans among the dte engines (interp: 10); the highest serves a type",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.priority},
+        {"opt",
+         "Optimization of compiled pack code: fast (O3 without loop unrolling and interleaving, ~6 ms a type), "
+         "full (O3, ~38 ms), none",
+         MCA_VAR_TYPE_ENUM, opt_values, MCA_INFO_LVL_5, &params.opt},
+        {"compile",
+         "When to compile a type: background (right after MPI_Type_commit) or uses (after dte_jit_compile_after "
+         "packs/unpacks); the interpreter serves it until then",
+         MCA_VAR_TYPE_ENUM, compile_values, MCA_INFO_LVL_5, &params.compile},
+        {"compile_after", "Packs and unpacks of a type before it is compiled when dte_jit_compile=uses",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},
+        {"verbose",
+         "1: print a line per type to stderr when its compiled code is ready (time since commit, compile time); "
+         "2: also the optimized IR",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_9, &params.verbose},
+    };
+    for (auto &v : vars) {
+        int rc = mca_var_register("dte", "jit", v.name, v.help, v.type, v.values, v.level, MCA_VAR_SCOPE_LOCAL,
+                                  MCA_VAR_FLAG_NONE, v.storage);
+        if (rc < 0)
+            return rc;
+    }
+    return TESSERA_SUCCESS;
+}
+
+int open_component()
+{
+    return compiler_start(); /* TESSERA_ERR_NOT_AVAILABLE when LLVM has no target for this host */
+}
+
+int close_component()
+{
+    compiler_stop();
+    return TESSERA_SUCCESS;
+}
+
+int query(void **module, int *priority)
+{
+    *module = nullptr; /* plans come from dte_plan_create, per type */
+    *priority = params.priority;
+    return TESSERA_SUCCESS;
+}
+
+} // namespace
+} // namespace tessera::ompi::dte_jit
+
+using namespace tessera::ompi::dte_jit;
+
+extern "C" const mca_dte_base_component_t mca_dte_jit_component = {
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_dte_base_component_t, "dte", MCA_DTE_BASE_VERSION, "jit", 1, 0, 0),
+             .mca_register_params = register_params,
+             .mca_open_component = open_component,
+             .mca_close_component = close_component,
+             .mca_query_component = query,
+             .mca_flags = MCA_BASE_COMPONENT_FLAG_REQUIRE_THREADS,
+             .mca_reserved_u32 = {},
+             .mca_reserved_ptr = {}},
+    .dte_plan_create = plan_create,
+    .reserved = {},
+};
