@@ -392,6 +392,51 @@ TEST_F(DteJit, PlanByteRangesEqualBaseProgramBeforeAndAfterCompiling)
     }
 }
 
+/* MPI_BOTTOM: a NULL buffer and absolute addresses as displacements. */
+TEST_F(DteJit, NullBufferWithAbsoluteDisplacements)
+{
+    std::vector<char> memory(256);
+    std::iota(memory.begin(), memory.end(), 0);
+    const auto at = static_cast<int64_t>(reinterpret_cast<intptr_t>(memory.data()));
+    std::vector<mca_dte_elem_t> elems = {{MCA_DTE_OP_BLOCKS, 0, 3, 8, at + 64, -24},
+                                         {MCA_DTE_OP_LOOP, 1, 2, 0, 0, 40},
+                                         {MCA_DTE_OP_BLOCKS, 0, 2, 4, at + 100, 8},
+                                         {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}};
+    mca_dte_type_desc_t t{};
+    t.elems = elems.data();
+    t.elem_count = elems.size();
+    t.size = 40;
+    t.extent = 200;
+    t.true_lb = at + 16;
+    t.true_ub = at + 152;
+    std::vector<char> want;
+    for (int64_t off : {64, 40, 16})
+        want.insert(want.end(), memory.begin() + off, memory.begin() + off + 8);
+    for (int64_t off : {100, 108, 140, 148})
+        want.insert(want.end(), memory.begin() + off, memory.begin() + off + 4);
+
+    mca_dte_plan_t *plan = nullptr;
+    ASSERT_EQ(jit::plan_create(&t, &plan), TESSERA_SUCCESS);
+    ASSERT_TRUE(jit::plan_code(plan)->wait_done(30s));
+    std::vector<char> out(40);
+    ASSERT_EQ(plan->plan_pack(plan, nullptr, 1, 0, out.data(), 17), TESSERA_SUCCESS);
+    ASSERT_EQ(plan->plan_pack(plan, nullptr, 1, 17, out.data() + 17, 23), TESSERA_SUCCESS);
+    EXPECT_EQ(out, want);
+    ASSERT_EQ(plan->plan_pack(plan, nullptr, 1, 0, out.data(), 40), TESSERA_SUCCESS);
+    EXPECT_EQ(out, want);
+
+    std::vector<char> before = memory;
+    std::fill(memory.begin(), memory.end(), 0);
+    ASSERT_EQ(plan->plan_unpack(plan, nullptr, 1, 0, want.data(), 40), TESSERA_SUCCESS);
+    for (size_t i = 0; i < memory.size(); ++i) {
+        const bool touched = (i >= 16 && i < 24) || (i >= 40 && i < 48) || (i >= 64 && i < 72) ||
+                             (i >= 100 && i < 104) || (i >= 108 && i < 112) || (i >= 140 && i < 144) ||
+                             (i >= 148 && i < 152);
+        EXPECT_EQ(memory[i], touched ? before[i] : 0) << i;
+    }
+    mca_dte_base_plan_release(plan);
+}
+
 /* ---- cache, compile modes, release -------------------------------------------------------------- */
 
 TEST_F(DteJit, EqualDescriptionsShareCompiledCode)
