@@ -21,7 +21,7 @@ struct JitPlan {
     /* Shared with equal types and with a compile in flight, so releasing the plan never races it. */
     std::shared_ptr<CodeEntry> code;
     uint64_t size = 0;
-    std::atomic<int64_t> uses_left{0}; /* dte_jit_compile=uses: packs/unpacks before compiling */
+    mutable std::atomic<int64_t> uses_left{0}; /* dte_jit_compile=uses: packs/unpacks before compiling */
 
     ~JitPlan() { mca_dte_base_program_free(program); }
 };
@@ -31,7 +31,7 @@ const JitPlan *jit_plan(const mca_dte_plan_t *plan) { return reinterpret_cast<co
 /* Counts a use while the code is not there; the use that reaches dte_jit_compile_after queues it. */
 void count_use(const JitPlan *p)
 {
-    auto &left = const_cast<JitPlan *>(p)->uses_left;
+    auto &left = p->uses_left;
     if (left.load(std::memory_order_relaxed) > 0 && left.fetch_sub(1, std::memory_order_relaxed) == 1)
         compiler_submit(p->code);
 }
@@ -114,12 +114,13 @@ int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan)
     auto p = std::unique_ptr<JitPlan>(new (std::nothrow) JitPlan);
     if (!p)
         return TESSERA_ERR_OUT_OF_RESOURCE;
+    /* The program first: it validates the description (balance, depth, sizes) for both engines. */
+    if (int rc = mca_dte_base_program_create(type, &p->program); rc != TESSERA_SUCCESS)
+        return rc;
     bool hit = false;
     p->code = cache_acquire(type, &hit);
     if (!p->code)
         return TESSERA_ERR_NOT_SUPPORTED; /* a description we cannot compile: interp serves it */
-    if (int rc = mca_dte_base_program_create(type, &p->program); rc != TESSERA_SUCCESS)
-        return rc;
     p->size = type->size;
     p->plan.plan_component = &mca_dte_jit_component;
     p->plan.plan_priority = params.priority;

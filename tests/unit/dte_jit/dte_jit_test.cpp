@@ -317,8 +317,19 @@ TEST_F(DteJit, MalformedDescriptionsAreRefused)
         t.size = 8;
         t.extent = 16;
         mca_dte_plan_t *plan = nullptr;
-        EXPECT_EQ(jit::plan_create(&t, &plan), TESSERA_ERR_NOT_SUPPORTED);
+        EXPECT_NE(jit::plan_create(&t, &plan), TESSERA_SUCCESS);
+        bool hit = false;
+        EXPECT_EQ(jit::cache_acquire(&t, &hit), nullptr);
     }
+    /* Blocks adding up to another size than the type's. */
+    std::vector<mca_dte_elem_t> short_blocks = {{MCA_DTE_OP_BLOCKS, 0, 2, 4, 0, 8}};
+    mca_dte_type_desc_t t{};
+    t.elems = short_blocks.data();
+    t.elem_count = 1;
+    t.size = 12;
+    t.extent = 16;
+    bool hit = false;
+    EXPECT_EQ(jit::cache_acquire(&t, &hit), nullptr);
 }
 
 /* ---- the plan against the base program ------------------------------------------------------- */
