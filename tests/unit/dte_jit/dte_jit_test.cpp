@@ -403,6 +403,49 @@ TEST_F(DteJit, PlanByteRangesEqualBaseProgramBeforeAndAfterCompiling)
     }
 }
 
+/* Threads packing one plan while its code is published: every pack is right, whichever path it took. */
+TEST_F(DteJit, ConcurrentPacksWhileCodeIsPublished)
+{
+    Generator gen(606);
+    std::vector<mca_dte_elem_t> elems;
+    const auto t = gen.type(&elems, 3);
+    const size_t count = 4;
+    Buffer src(t, count, gen.rng());
+    const auto want = reference_pack(t, src.base, 0, count);
+    for (int round = 0; round < 5; ++round) {
+        mca_dte_plan_t *plan = nullptr;
+        ASSERT_EQ(jit::plan_create(&t, &plan), TESSERA_SUCCESS);
+        auto code = jit::plan_code(plan);
+        std::atomic<bool> stop{false};
+        std::atomic<int> wrong{0}, interpreted{0}, compiled{0};
+        std::vector<std::thread> threads;
+        for (int i = 0; i < 3; ++i)
+            threads.emplace_back([&] {
+                std::vector<char> out(want.size());
+                while (!stop.load()) {
+                    const bool ready = code->ready();
+                    const size_t cut = want.size() / 3 + 1;
+                    plan->plan_pack(plan, src.base, count, cut, out.data() + cut, out.size() - cut);
+                    plan->plan_pack(plan, src.base, count, 0, out.data(), cut);
+                    wrong += out != want;
+                    (ready ? compiled : interpreted)++;
+                }
+            });
+        code->wait_done(30s);
+        std::this_thread::sleep_for(5ms);
+        stop = true;
+        for (auto &th : threads)
+            th.join();
+        EXPECT_EQ(wrong.load(), 0);
+        EXPECT_GT(compiled.load(), 0);
+        code.reset();
+        mca_dte_base_plan_release(plan);
+        /* Let the entry go so that the next round compiles again. */
+        for (int i = 0; i < 500 && jit::cache_size() != 0; ++i)
+            std::this_thread::sleep_for(1ms);
+    }
+}
+
 /* MPI_BOTTOM: a NULL buffer and absolute addresses as displacements. */
 TEST_F(DteJit, NullBufferWithAbsoluteDisplacements)
 {
