@@ -270,6 +270,8 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops)
         if (begin + seq[i].body.size() > UINT32_MAX) {
             return false;
         }
+        ops[base + i].leaf_body = std::all_of(seq[i].body.begin(), seq[i].body.end(),
+                                              [](const Node &b) { return b.kind == OpKind::Blocks; });
         ops[base + i].body_begin = static_cast<uint32_t>(begin);
         ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body.size());
         if (!emit(seq[i].body, ops)) {
@@ -303,6 +305,7 @@ int build(const mca_dte_type_desc_t &type, mca_dte_base_program &p)
     p.top_end = static_cast<uint32_t>(top.size());
     p.size = size;
     p.extent = type.extent;
+    p.top_leaf = std::all_of(top.begin(), top.end(), [](const Node &n) { return n.kind == OpKind::Blocks; });
     if (top.size() == 1 && top[0].kind == OpKind::Blocks) {
         int64_t span = 0;
         if (top[0].count == 1) {
