@@ -91,6 +91,34 @@ TEST_F(DteJit, ContiguousAndEmptyShapes)
     check_compiled(t, *entry, rng, "sparse");
 }
 
+/* A negative extent: elements walk downwards from the buffer address. */
+TEST_F(DteJit, NegativeExtent)
+{
+    std::vector<mca_dte_elem_t> elems = {{MCA_DTE_OP_LOOP, 1, 3, 0, 0, -20},
+                                         {MCA_DTE_OP_BLOCKS, 0, 2, 3, 4, 5},
+                                         {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}};
+    mca_dte_type_desc_t t{};
+    t.elems = elems.data();
+    t.elem_count = elems.size();
+    t.size = 18;
+    t.extent = -64;
+    t.true_lb = -36;
+    t.true_ub = 12;
+    auto entry = compile(t);
+    ASSERT_TRUE(entry && entry->ready());
+    std::vector<char> memory(512);
+    std::iota(memory.begin(), memory.end(), 0);
+    char *buf = memory.data() + 400;
+    const auto want = reference_pack(t, buf, 1, 4);
+    std::vector<char> out(want.size());
+    entry->pack.load()(buf, 1, 4, out.data());
+    EXPECT_EQ(out, want);
+    std::vector<char> a(memory.size(), 0), b(memory.size(), 0);
+    reference_unpack(t, a.data() + 400, 1, 4, want.data());
+    entry->unpack.load()(b.data() + 400, 1, 4, want.data());
+    EXPECT_EQ(a, b);
+}
+
 TEST_F(DteJit, MalformedDescriptionsAreRefused)
 {
     std::vector<mca_dte_elem_t> unbalanced = {{MCA_DTE_OP_LOOP, 1, 2, 0, 0, 8}, {MCA_DTE_OP_BLOCKS, 0, 1, 4, 0, 4}};
