@@ -18,9 +18,15 @@ namespace {
 std::mutex cache_mutex;
 std::unordered_map<std::string, std::weak_ptr<CodeEntry>> cache;
 
+/* As deep as the base program accepts; the parser recurses once per level. */
+constexpr int kMaxDepth = 256;
+
 /* Parses the elements [*at, end) into `out` until an END_LOOP (inside a loop) or the end. */
-bool parse_level(const mca_dte_elem_t *elems, size_t end, size_t *at, bool in_loop, std::vector<Node> *out)
+bool parse_level(const mca_dte_elem_t *elems, size_t end, size_t *at, int depth, std::vector<Node> *out)
 {
+    const bool in_loop = depth > 0;
+    if (depth > kMaxDepth)
+        return false;
     while (*at < end) {
         const mca_dte_elem_t &e = elems[*at];
         if (e.op == MCA_DTE_OP_END_LOOP) {
@@ -39,7 +45,7 @@ bool parse_level(const mca_dte_elem_t *elems, size_t end, size_t *at, bool in_lo
         } else if (e.op == MCA_DTE_OP_LOOP) {
             node.loop = true;
             const size_t body_start = ++*at;
-            if (e.items == 0 || !parse_level(elems, end, at, true, &node.body) || *at >= end ||
+            if (e.items == 0 || !parse_level(elems, end, at, depth + 1, &node.body) || *at >= end ||
                 *at - body_start != e.items)
                 return false;
             ++*at; /* END_LOOP */
@@ -61,7 +67,7 @@ bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<No
 {
     out->clear();
     size_t at = 0;
-    return parse_level(elems, count, &at, false, out) && at == count;
+    return parse_level(elems, count, &at, 0, out) && at == count;
 }
 
 std::string signature_key(const mca_dte_type_desc_t *type)
@@ -123,6 +129,12 @@ std::shared_ptr<CodeEntry> cache_acquire(const mca_dte_type_desc_t *type, bool *
     }
     auto entry = std::make_shared<CodeEntry>();
     if (!parse_description(type->elems, type->elem_count, &entry->tree))
+        return nullptr;
+    /* The generated code places element i's bytes at i * size: the blocks must add up to it. */
+    uint64_t total = 0;
+    for (const Node &node : entry->tree)
+        total += node.packed;
+    if (total != type->size)
         return nullptr;
     entry->hash = signature_hash(key);
     entry->size = type->size;

@@ -53,11 +53,13 @@ public:
         llvm::Value *stream = fn_->getArg(3);
 
         b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
-        llvm::Value *base = b_.CreateInBoundsGEP(b_.getInt8Ty(), buf, b_.CreateMul(first, b_.getInt64(extent)));
+        /* The user-buffer side uses plain GEPs, not inbounds: with MPI_BOTTOM the buffer is NULL and the
+         * displacements are absolute addresses, and an inbounds offset from NULL would be poison. */
+        llvm::Value *base = b_.CreateGEP(b_.getInt8Ty(), buf, b_.CreateMul(first, b_.getInt64(extent)));
 
         if (is_contiguous(tree, size, extent)) {
             /* Elements follow each other without gaps: the whole range is one copy. */
-            llvm::Value *start = gep(base, tree[0].disp);
+            llvm::Value *start = mem_gep(base, tree[0].disp);
             llvm::Value *len = b_.CreateMul(n, b_.getInt64(size));
             if (packing_)
                 b_.CreateMemCpy(stream, llvm::MaybeAlign(1), start, llvm::MaybeAlign(1), len);
@@ -71,7 +73,7 @@ public:
         auto *exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
         b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), exit, body);
         loop(body, exit, n, [&](llvm::Value *i) {
-            llvm::Value *elem = b_.CreateInBoundsGEP(b_.getInt8Ty(), base, b_.CreateMul(i, b_.getInt64(extent)));
+            llvm::Value *elem = b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateMul(i, b_.getInt64(extent)));
             llvm::Value *out = b_.CreateInBoundsGEP(b_.getInt8Ty(), stream, b_.CreateMul(i, b_.getInt64(size)));
             nodes(tree, elem, out);
         });
@@ -86,9 +88,16 @@ private:
                (tree[0].count == 1 || tree[0].stride == static_cast<int64_t>(tree[0].blocklen));
     }
 
+    /* Into the packed stream, which is always a real buffer. */
     llvm::Value *gep(llvm::Value *ptr, int64_t offset)
     {
         return offset == 0 ? ptr : b_.CreateInBoundsGEP(b_.getInt8Ty(), ptr, b_.getInt64(offset));
+    }
+
+    /* Into the user buffer (see function(): maybe NULL plus absolute addresses). */
+    llvm::Value *mem_gep(llvm::Value *ptr, int64_t offset)
+    {
+        return offset == 0 ? ptr : b_.CreateGEP(b_.getInt8Ty(), ptr, b_.getInt64(offset));
     }
 
     /* Emits `body` into a rotated loop i = 0 .. trip-1 starting at block `header` (trip >= 1), then
@@ -133,16 +142,16 @@ private:
             if (node.loop) {
                 const uint64_t per_iter = node.count > 0 ? node.packed / node.count : 0;
                 counted(node.count, [&](llvm::Value *k) {
-                    llvm::Value *m = b_.CreateInBoundsGEP(b_.getInt8Ty(), mem, b_.CreateMul(k, b_.getInt64(node.stride)));
+                    llvm::Value *m = b_.CreateGEP(b_.getInt8Ty(), mem, b_.CreateMul(k, b_.getInt64(node.stride)));
                     llvm::Value *o = b_.CreateInBoundsGEP(b_.getInt8Ty(), node_out, b_.CreateMul(k, b_.getInt64(per_iter)));
                     nodes(node.body, m, o);
                 });
             } else if (node.count == 1 || node.stride == static_cast<int64_t>(node.blocklen)) {
-                copy(gep(mem, node.disp), node_out, node.count * node.blocklen);
+                copy(mem_gep(mem, node.disp), node_out, node.count * node.blocklen);
             } else {
-                llvm::Value *first = gep(mem, node.disp);
+                llvm::Value *first = mem_gep(mem, node.disp);
                 counted(node.count, [&](llvm::Value *k) {
-                    llvm::Value *m = b_.CreateInBoundsGEP(b_.getInt8Ty(), first, b_.CreateMul(k, b_.getInt64(node.stride)));
+                    llvm::Value *m = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(k, b_.getInt64(node.stride)));
                     llvm::Value *o = b_.CreateInBoundsGEP(b_.getInt8Ty(), node_out, b_.CreateMul(k, b_.getInt64(node.blocklen)));
                     copy(m, o, node.blocklen);
                 });
@@ -154,10 +163,11 @@ private:
     /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction. */
     void copy(llvm::Value *mem, llvm::Value *out, uint64_t len)
     {
-        llvm::Value *src = packing_ ? mem : out;
-        llvm::Value *dst = packing_ ? out : mem;
         if (len > kInlineCopyMax) {
-            b_.CreateMemCpy(dst, llvm::MaybeAlign(1), src, llvm::MaybeAlign(1), b_.getInt64(len));
+            if (packing_)
+                b_.CreateMemCpy(out, llvm::MaybeAlign(1), mem, llvm::MaybeAlign(1), b_.getInt64(len));
+            else
+                b_.CreateMemCpy(mem, llvm::MaybeAlign(1), out, llvm::MaybeAlign(1), b_.getInt64(len));
             return;
         }
         /* Widest pieces first: 32 and 16 byte vectors, then scalars, each unaligned. */
@@ -165,12 +175,14 @@ private:
         for (uint64_t piece : {32u, 16u, 8u, 4u, 2u, 1u}) {
             llvm::Type *type = piece >= 16 ? static_cast<llvm::Type *>(llvm::FixedVectorType::get(b_.getInt8Ty(), piece))
                                            : b_.getIntNTy(static_cast<unsigned>(piece * 8));
+            /* LLVM 14 pointers are still typed: i8* is cast to the piece's pointer type. */
+            llvm::Type *ptr = type->getPointerTo();
             while (len - at >= piece) {
-                /* LLVM 14 pointers are still typed: i8* is cast to the piece's pointer type. */
-                llvm::Type *ptr = type->getPointerTo();
-                llvm::Value *from = b_.CreateBitCast(gep(src, static_cast<int64_t>(at)), ptr);
-                llvm::Value *to = b_.CreateBitCast(gep(dst, static_cast<int64_t>(at)), ptr);
-                b_.CreateAlignedStore(b_.CreateAlignedLoad(type, from, llvm::MaybeAlign(1)), to, llvm::MaybeAlign(1));
+                llvm::Value *m = b_.CreateBitCast(mem_gep(mem, static_cast<int64_t>(at)), ptr);
+                llvm::Value *o = b_.CreateBitCast(gep(out, static_cast<int64_t>(at)), ptr);
+                llvm::Value *src = packing_ ? m : o;
+                llvm::Value *dst = packing_ ? o : m;
+                b_.CreateAlignedStore(b_.CreateAlignedLoad(type, src, llvm::MaybeAlign(1)), dst, llvm::MaybeAlign(1));
                 at += piece;
             }
         }

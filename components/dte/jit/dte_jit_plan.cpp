@@ -15,13 +15,15 @@ extern "C" const mca_dte_base_component_t mca_dte_jit_component;
 namespace tessera::ompi::dte_jit {
 namespace {
 
+constexpr size_t kMaxElems = 1024;
+
 struct JitPlan {
     mca_dte_plan_t plan{}; /* first: the framework sees only this */
     mca_dte_base_program_t *program = nullptr;
     /* Shared with equal types and with a compile in flight, so releasing the plan never races it. */
     std::shared_ptr<CodeEntry> code;
     uint64_t size = 0;
-    std::atomic<int64_t> uses_left{0}; /* dte_jit_compile=uses: packs/unpacks before compiling */
+    mutable std::atomic<int64_t> uses_left{0}; /* dte_jit_compile=uses: packs/unpacks before compiling */
 
     ~JitPlan() { mca_dte_base_program_free(program); }
 };
@@ -31,7 +33,7 @@ const JitPlan *jit_plan(const mca_dte_plan_t *plan) { return reinterpret_cast<co
 /* Counts a use while the code is not there; the use that reaches dte_jit_compile_after queues it. */
 void count_use(const JitPlan *p)
 {
-    auto &left = const_cast<JitPlan *>(p)->uses_left;
+    auto &left = p->uses_left;
     if (left.load(std::memory_order_relaxed) > 0 && left.fetch_sub(1, std::memory_order_relaxed) == 1)
         compiler_submit(p->code);
 }
@@ -83,9 +85,9 @@ int pack(const mca_dte_plan_t *plan, const void *buf, size_t count, size_t offse
 int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, const void *in, size_t length)
 {
     const JitPlan *p = jit_plan(plan);
-    const unpack_fn_t fn = p->code->unpack.load(std::memory_order_acquire);
-    /* pack is published last: a non-null unpack alone is complete too, but keep one rule for readers. */
-    if (fn == nullptr || !p->code->ready()) {
+    /* The compiler stores unpack, then pack with release: seeing pack (acquire) means unpack is there. */
+    const unpack_fn_t fn = p->code->ready() ? p->code->unpack.load(std::memory_order_relaxed) : nullptr;
+    if (fn == nullptr) {
         count_use(p);
         return mca_dte_base_program_unpack(p->program, buf, count, offset, in, length);
     }
@@ -108,18 +110,21 @@ void release(mca_dte_plan_t *plan)
 int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan)
 {
     static_assert(offsetof(JitPlan, plan) == 0);
-    /* A contiguous type is one memcpy in the interpreter already: compiling it would gain nothing. */
-    if ((type->flags & MCA_DTE_TYPE_CONTIGUOUS) != 0)
+    /* A contiguous type is one memcpy in the interpreter already: compiling it would gain nothing. A very
+     * long description (an indexed type of thousands of blocks) would be as long in code, take seconds of
+     * a core to compile and gain little over the interpreter's merged runs: interp keeps both. */
+    if ((type->flags & MCA_DTE_TYPE_CONTIGUOUS) != 0 || type->elem_count > kMaxElems)
         return TESSERA_ERR_NOT_SUPPORTED;
     auto p = std::unique_ptr<JitPlan>(new (std::nothrow) JitPlan);
     if (!p)
         return TESSERA_ERR_OUT_OF_RESOURCE;
+    /* The program first: it validates the description (balance, depth, sizes) for both engines. */
+    if (int rc = mca_dte_base_program_create(type, &p->program); rc != TESSERA_SUCCESS)
+        return rc;
     bool hit = false;
     p->code = cache_acquire(type, &hit);
     if (!p->code)
         return TESSERA_ERR_NOT_SUPPORTED; /* a description we cannot compile: interp serves it */
-    if (int rc = mca_dte_base_program_create(type, &p->program); rc != TESSERA_SUCCESS)
-        return rc;
     p->size = type->size;
     p->plan.plan_component = &mca_dte_jit_component;
     p->plan.plan_priority = params.priority;

@@ -122,12 +122,17 @@ bool try_merge(Node &a, const Node &b, bool *overflow)
     if (a.kind != OpKind::Blocks || b.kind != OpKind::Blocks) {
         return false;
     }
+    /* Displacements far apart (overflowing differences) never merge. */
     int64_t a_span = 0;
-    if (!span_of(a.count, a.stride, &a_span)) {
+    int64_t gap = 0;
+    int64_t a_end = 0;
+    int64_t b_prev = 0;
+    if (!span_of(a.count, a.stride, &a_span) || __builtin_sub_overflow(b.disp, a.disp, &gap) ||
+        __builtin_add_overflow(a.disp, a_span, &a_end) || __builtin_sub_overflow(b.disp, b.stride, &b_prev)) {
         return false;
     }
     Node m = a;
-    if (a.count == 1 && b.count == 1 && b.disp - a.disp == static_cast<int64_t>(a.blocklen)) {
+    if (a.count == 1 && b.count == 1 && gap == static_cast<int64_t>(a.blocklen)) {
         if (!add_u64(a.blocklen, b.blocklen, &m.blocklen)) {
             *overflow = true;
             return false;
@@ -136,13 +141,13 @@ bool try_merge(Node &a, const Node &b, bool *overflow)
         return false;
     } else if (a.count == 1 && b.count == 1) {
         m.count = 2; /* two equal blocks are a vector of two: a third at the same stride extends it */
-        m.stride = b.disp - a.disp;
-    } else if (b.count == 1 && a.count > 1 && b.disp == a.disp + a_span) {
+        m.stride = gap;
+    } else if (b.count == 1 && a.count > 1 && b.disp == a_end) {
         m.count = a.count + 1;
-    } else if (a.count == 1 && b.count > 1 && b.disp - b.stride == a.disp) {
+    } else if (a.count == 1 && b.count > 1 && b_prev == a.disp) {
         m.count = b.count + 1;
         m.stride = b.stride;
-    } else if (a.count > 1 && b.count > 1 && a.stride == b.stride && b.disp == a.disp + a_span) {
+    } else if (a.count > 1 && b.count > 1 && a.stride == b.stride && b.disp == a_end) {
         if (!add_u64(a.count, b.count, &m.count)) {
             return false;
         }
@@ -270,6 +275,8 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops)
         if (begin + seq[i].body.size() > UINT32_MAX) {
             return false;
         }
+        ops[base + i].leaf_body = std::all_of(seq[i].body.begin(), seq[i].body.end(),
+                                              [](const Node &b) { return b.kind == OpKind::Blocks; });
         ops[base + i].body_begin = static_cast<uint32_t>(begin);
         ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body.size());
         if (!emit(seq[i].body, ops)) {
@@ -303,6 +310,7 @@ int build(const mca_dte_type_desc_t &type, mca_dte_base_program &p)
     p.top_end = static_cast<uint32_t>(top.size());
     p.size = size;
     p.extent = type.extent;
+    p.top_leaf = std::all_of(top.begin(), top.end(), [](const Node &n) { return n.kind == OpKind::Blocks; });
     if (top.size() == 1 && top[0].kind == OpKind::Blocks) {
         int64_t span = 0;
         if (top[0].count == 1) {

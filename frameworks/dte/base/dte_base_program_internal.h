@@ -26,6 +26,7 @@ enum class CopyKind : uint8_t { Generic, B1, B2, B4, B8, B16 };
 struct Op {
     OpKind kind = OpKind::Blocks;
     CopyKind copy = CopyKind::Generic; /* Blocks only */
+    bool leaf_body = false;            /* Loop: its body is blocks only, walked without recursion */
     uint32_t body_begin = 0;           /* Loop: its body is ops[body_begin, body_end) */
     uint32_t body_end = 0;
     uint64_t count = 0;  /* blocks, or loop iterations */
@@ -45,6 +46,7 @@ struct mca_dte_base_program {
     uint32_t top_end = 0; /* the top sequence (one element) is ops[0, top_end) */
     uint64_t size = 0;    /* packed bytes of one element */
     int64_t extent = 0;
+    bool top_leaf = false; /* the top sequence is blocks only (Op::leaf_body of the element loop) */
     /* The element is one block of `size` bytes at `single_disp` (possibly with extent != size). */
     bool single_block = false;
     int64_t single_disp = 0;

@@ -95,16 +95,28 @@ private:
     /* n whole units starting with the one at p. */
     void units_full(const Op &op, Addr p, uint64_t n)
     {
-        if (op.kind == OpKind::Loop) {
+        if (op.kind == OpKind::Blocks) {
+            blocks_run(op, p, n);
+        } else if (op.leaf_body) {
+            /* The innermost loops (struct fields, rows of a subarray) carry most of the bytes: their
+             * blocks are copied in place, without a call per op. */
+            for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {
+                for (uint32_t j = op.body_begin; j < op.body_end; ++j) {
+                    blocks_run(ops_[j], offset_by(p, ops_[j].disp), ops_[j].count);
+                }
+            }
+        } else {
             for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {
                 seq_full(op.body_begin, op.body_end, p);
             }
-            return;
         }
-        if (n == 1) {
-            copy(p, op.unit);
-            return;
-        }
+    }
+
+    /* n whole blocks of a BLOCKS op, the first at p. */
+    [[gnu::always_inline]] void blocks_run(const Op &op, Addr p, uint64_t n)
+    {
+        /* Dispatch on the size even for a single block: struct fields are one block each, and a
+         * fixed-size copy beats a call to memcpy with a run-time length. */
         switch (op.copy) {
         case CopyKind::B1: fixed_blocks<1>(p, op.stride, n); return;
         case CopyKind::B2: fixed_blocks<2>(p, op.stride, n); return;
@@ -196,6 +208,7 @@ int walk(const mca_dte_base_program &p, Addr buf, size_t count, uint64_t offset,
         root.stride = p.extent;
         root.body_begin = 0;
         root.body_end = p.top_end;
+        root.leaf_body = p.top_leaf;
     }
     root.size = huge ? UINT64_MAX : total;
     Walker<Pack> w(p.ops.data(), stream);

@@ -50,6 +50,7 @@ protected:
 
 TEST_F(DtePlan, InterpServesTheTypeAndTheFrameworkOpensOnFirstUse)
 {
+    set_command_line("dte", "interp"); /* the jit component, where built, would win at its priority 20 */
     EXPECT_FALSE(framework_is_open(&mca_dte_base_framework));
     const mca_dte_type_desc_t t = vec.desc();
     mca_dte_plan_t *plan = nullptr;
@@ -89,7 +90,7 @@ TEST_F(DtePlan, PriorityComesFromItsParameter)
 
 TEST_F(DtePlan, ExcludingInterpLeavesNoEngine)
 {
-    set_command_line("dte", "^interp");
+    set_command_line("dte", "^interp,jit");
     const mca_dte_type_desc_t t = vec.desc();
     mca_dte_plan_t *plan = nullptr;
     EXPECT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_ERR_NOT_FOUND);

@@ -170,6 +170,17 @@ TEST(DteProgram, AbsoluteAddressesFromANullBuffer)
     EXPECT_EQ(mem[41], 41);
 }
 
+/* Displacements whose differences overflow 64 bits are kept apart, not merged by a wrapped sum. */
+TEST(DteProgram, DisplacementsAtTheEndsOfTheRangeBuild)
+{
+    Desc d;
+    d.elems = {blocks(1, 1, INT64_MIN + 1, 1), blocks(1, 1, INT64_MAX - 1, 1), blocks(2, 1, INT64_MIN + 3, INT64_MAX)};
+    d.size = 4;
+    d.extent = 1;
+    const Program p = build(d);
+    EXPECT_NE(p, nullptr);
+}
+
 TEST(DteProgram, EmptyTypePacksNothing)
 {
     const Desc d = make({blocks(0, 8, 0, 8), loop(3, 4, 1), blocks(2, 0, 0, 1), end_loop()}, 0);

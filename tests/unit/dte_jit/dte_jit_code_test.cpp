@@ -1,0 +1,237 @@
+/*
+ * dte jit: compiled pack/unpack of whole elements for random normalized descriptions (loops nested up to
+ * 4 deep, negative displacements and strides) against the reference walker, at every optimization
+ * level; special shapes; malformed descriptions; compile time and pack throughput figures.
+ */
+#include "dte_jit_test_util.h"
+
+namespace dte_jit_test {
+namespace {
+
+/* ---- compiled code against the reference -------------------------------------------------------- */
+
+void check_compiled(const mca_dte_type_desc_t &t, jit::CodeEntry &entry, std::mt19937 &rng, const std::string &what)
+{
+    ASSERT_TRUE(entry.ready()) << what;
+    const size_t count = 5;
+    Buffer src(t, count, rng);
+    for (auto [first, n] : {std::pair<uint64_t, uint64_t>{0, 5}, {0, 1}, {2, 3}, {4, 1}, {1, 0}}) {
+        const auto expect = reference_pack(t, src.base, first, n);
+        std::vector<char> out(expect.size() + 16, 'x');
+        entry.pack.load()(src.base, first, n, out.data());
+        ASSERT_EQ(0, std::memcmp(out.data(), expect.data(), expect.size())) << what << " pack " << first << "+" << n;
+        ASSERT_EQ(std::string(16, 'x'), std::string(out.data() + expect.size(), 16)) << what << " wrote past the end";
+
+        Buffer want(t, count, rng), got(t, count, rng);
+        got.bytes = want.bytes;
+        reference_unpack(t, want.base, first, n, expect.data());
+        entry.unpack.load()(got.base, first, n, expect.data());
+        ASSERT_EQ(want.bytes, got.bytes) << what << " unpack " << first << "+" << n;
+    }
+}
+
+TEST_F(DteJit, CompiledCodeEqualsReferenceWalker)
+{
+    Generator gen(12345);
+    for (int i = 0; i < 150; ++i) {
+        std::vector<mca_dte_elem_t> elems;
+        const auto t = gen.type(&elems, 4);
+        auto entry = compile(t);
+        ASSERT_NE(entry, nullptr) << "type " << i;
+        check_compiled(t, *entry, gen.rng(), "type " + std::to_string(i));
+    }
+}
+
+TEST_F(DteJit, EveryOptimizationLevelIsCorrect)
+{
+    for (int opt : {jit::kOptNone, jit::kOptFull}) {
+        jit::compiler_stop(); /* a new engine reads the new level */
+        jit::params.opt = opt;
+        ASSERT_EQ(jit::compiler_start(), TESSERA_SUCCESS);
+        Generator gen(777 + opt);
+        for (int i = 0; i < 20; ++i) {
+            std::vector<mca_dte_elem_t> elems;
+            const auto t = gen.type(&elems, 4);
+            auto entry = compile(t);
+            ASSERT_NE(entry, nullptr);
+            check_compiled(t, *entry, gen.rng(), "opt " + std::to_string(opt) + " type " + std::to_string(i));
+        }
+    }
+}
+
+TEST_F(DteJit, ContiguousAndEmptyShapes)
+{
+    std::mt19937 rng(5);
+    /* One contiguous block filling the extent: a single memcpy of n elements. */
+    std::vector<mca_dte_elem_t> contiguous = {{MCA_DTE_OP_BLOCKS, 0, 1, 24, 0, 24}};
+    mca_dte_type_desc_t t{};
+    t.elems = contiguous.data();
+    t.elem_count = 1;
+    t.size = 24;
+    t.extent = 24;
+    t.true_ub = 24;
+    auto entry = compile(t);
+    ASSERT_NE(entry, nullptr);
+    check_compiled(t, *entry, rng, "contiguous");
+
+    /* Zero-count loops and blocks contribute nothing. */
+    std::vector<mca_dte_elem_t> sparse = {{MCA_DTE_OP_BLOCKS, 0, 0, 8, 0, 8},
+                                          {MCA_DTE_OP_LOOP, 1, 0, 0, 0, 16},
+                                          {MCA_DTE_OP_BLOCKS, 0, 2, 4, 0, 8},
+                                          {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0},
+                                          {MCA_DTE_OP_BLOCKS, 0, 2, 4, -16, 8}};
+    t.elems = sparse.data();
+    t.elem_count = sparse.size();
+    t.size = 8;
+    t.extent = 32;
+    t.true_lb = -16;
+    t.true_ub = -4;
+    entry = compile(t);
+    ASSERT_NE(entry, nullptr);
+    check_compiled(t, *entry, rng, "sparse");
+}
+
+/* A negative extent: elements walk downwards from the buffer address. */
+TEST_F(DteJit, NegativeExtent)
+{
+    std::vector<mca_dte_elem_t> elems = {{MCA_DTE_OP_LOOP, 1, 3, 0, 0, -20},
+                                         {MCA_DTE_OP_BLOCKS, 0, 2, 3, 4, 5},
+                                         {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}};
+    mca_dte_type_desc_t t{};
+    t.elems = elems.data();
+    t.elem_count = elems.size();
+    t.size = 18;
+    t.extent = -64;
+    t.true_lb = -36;
+    t.true_ub = 12;
+    auto entry = compile(t);
+    ASSERT_TRUE(entry && entry->ready());
+    std::vector<char> memory(512);
+    std::iota(memory.begin(), memory.end(), 0);
+    char *buf = memory.data() + 400;
+    const auto want = reference_pack(t, buf, 1, 4);
+    std::vector<char> out(want.size());
+    entry->pack.load()(buf, 1, 4, out.data());
+    EXPECT_EQ(out, want);
+    std::vector<char> a(memory.size(), 0), b(memory.size(), 0);
+    reference_unpack(t, a.data() + 400, 1, 4, want.data());
+    entry->unpack.load()(b.data() + 400, 1, 4, want.data());
+    EXPECT_EQ(a, b);
+}
+
+TEST_F(DteJit, MalformedDescriptionsAreRefused)
+{
+    std::vector<mca_dte_elem_t> unbalanced = {{MCA_DTE_OP_LOOP, 1, 2, 0, 0, 8}, {MCA_DTE_OP_BLOCKS, 0, 1, 4, 0, 4}};
+    std::vector<mca_dte_elem_t> wrong_items = {{MCA_DTE_OP_LOOP, 2, 2, 0, 0, 8},
+                                               {MCA_DTE_OP_BLOCKS, 0, 1, 4, 0, 4},
+                                               {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}};
+    std::vector<mca_dte_elem_t> stray_end = {{MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}};
+    for (auto *elems : {&unbalanced, &wrong_items, &stray_end}) {
+        mca_dte_type_desc_t t{};
+        t.elems = elems->data();
+        t.elem_count = elems->size();
+        t.size = 8;
+        t.extent = 16;
+        mca_dte_plan_t *plan = nullptr;
+        EXPECT_NE(jit::plan_create(&t, &plan), TESSERA_SUCCESS);
+        bool hit = false;
+        EXPECT_EQ(jit::cache_acquire(&t, &hit), nullptr);
+    }
+    /* Blocks adding up to another size than the type's. */
+    std::vector<mca_dte_elem_t> short_blocks = {{MCA_DTE_OP_BLOCKS, 0, 2, 4, 0, 8}};
+    mca_dte_type_desc_t t{};
+    t.elems = short_blocks.data();
+    t.elem_count = 1;
+    t.size = 12;
+    t.extent = 16;
+    bool hit = false;
+    EXPECT_EQ(jit::cache_acquire(&t, &hit), nullptr);
+}
+
+TEST_F(DteJit, CompileTimePerType)
+{
+    for (int opt : {jit::kOptNone, jit::kOptFast, jit::kOptFull}) {
+        jit::compiler_stop();
+        jit::params.opt = opt;
+        ASSERT_EQ(jit::compiler_start(), TESSERA_SUCCESS);
+        Generator gen(5150);
+        std::vector<double> ms;
+        for (int i = 0; i < 20; ++i) {
+            std::vector<mca_dte_elem_t> elems;
+            const auto t = gen.type(&elems, 3);
+            auto entry = compile(t);
+            ASSERT_TRUE(entry && entry->ready());
+            if (i > 0) /* the first one also pays for creating the JIT */
+                ms.push_back(entry->compile_ms);
+        }
+        std::sort(ms.begin(), ms.end());
+        const char *names[] = {"none", "fast", "full"};
+        std::printf("dte_jit_opt=%s: compile per type median %.2f ms, max %.2f ms (%zu types)\n", names[opt],
+                    ms[ms.size() / 2], ms.back(), ms.size());
+        EXPECT_LT(ms[ms.size() / 2], 2000.0);
+    }
+}
+
+
+TEST_F(DteJit, PackThroughputFigures)
+{
+    if (std::getenv("DTE_JIT_TEST_IR") != nullptr)
+        jit::params.verbose = 2;
+    struct Shape {
+        const char *name;
+        std::vector<mca_dte_elem_t> elems;
+        uint64_t size;
+        int64_t extent;
+    };
+    const std::vector<Shape> shapes = {
+        /* MPI_Type_vector(1024, 1, 2, MPI_DOUBLE): every other double */
+        {"vector 1024 x 1 double, stride 2", {{MCA_DTE_OP_BLOCKS, 0, 1024, 8, 0, 16}}, 8192, 16376},
+        /* a column of a 64 x 64 float matrix block: 64 rows of 4 floats */
+        {"64 rows x 4 floats, stride 256", {{MCA_DTE_OP_BLOCKS, 0, 64, 16, 0, 256}}, 1024, 16384},
+        /* struct {int a; double b; char c[3];} with gaps, 512 of them */
+        {"512 x struct {int, double, char[3]}",
+         {{MCA_DTE_OP_LOOP, 3, 512, 0, 0, 24},
+          {MCA_DTE_OP_BLOCKS, 0, 1, 4, 0, 4},
+          {MCA_DTE_OP_BLOCKS, 0, 1, 8, 8, 8},
+          {MCA_DTE_OP_BLOCKS, 0, 1, 3, 16, 3},
+          {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}},
+         512 * 15,
+         512 * 24},
+    };
+    std::mt19937 rng(1);
+    for (const Shape &shape : shapes) {
+        mca_dte_type_desc_t t{};
+        t.elems = shape.elems.data();
+        t.elem_count = shape.elems.size();
+        t.size = shape.size;
+        t.extent = shape.extent;
+        t.true_ub = shape.extent;
+        mca_dte_base_program_t *program = nullptr;
+        ASSERT_EQ(mca_dte_base_program_create(&t, &program), TESSERA_SUCCESS);
+        auto entry = compile(t);
+        ASSERT_TRUE(entry && entry->ready());
+        const size_t count = 64;
+        Buffer src(t, count, rng);
+        std::vector<char> a(count * t.size), b(count * t.size);
+        auto rate = [&](auto &&fn) {
+            const auto start = std::chrono::steady_clock::now();
+            int reps = 0;
+            do {
+                fn();
+                ++reps;
+            } while (std::chrono::steady_clock::now() - start < 50ms);
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            return static_cast<double>(reps) * static_cast<double>(a.size()) / s / 1e9;
+        };
+        const double interp = rate([&] { mca_dte_base_program_pack(program, src.base, count, 0, a.data(), a.size()); });
+        const double compiled = rate([&] { entry->pack.load()(src.base, 0, count, b.data()); });
+        EXPECT_EQ(a, b) << shape.name;
+        std::printf("%-36s interp %6.2f GB/s, jit %6.2f GB/s (compile %.1f ms)\n", shape.name, interp, compiled,
+                    entry->compile_ms);
+        mca_dte_base_program_free(program);
+    }
+}
+
+
+} // namespace
+} // namespace dte_jit_test

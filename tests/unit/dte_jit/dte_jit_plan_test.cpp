@@ -1,0 +1,195 @@
+/*
+ * The jit component as a process meets it: through the dte framework, loaded from the build tree's DSO,
+ * by a test that links only libmpi. LLVM is mapped only once the first plan is asked for; the jit plan
+ * wins over interp at its priority, packs correctly before and after its code is compiled, follows its
+ * parameters (dte_jit_compile=uses, dte_jit_verbose), and the framework closes with a compile queued.
+ */
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "frameworks/dte/base/base.h"
+#include "frameworks/dte/base/dte_base_program.h"
+#include "mca/framework.h"
+#include "mca/report.h"
+#include "mca/var_store.h"
+
+namespace {
+
+using namespace tessera::mca;
+using namespace std::chrono_literals;
+
+bool llvm_mapped()
+{
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line))
+        if (line.find("libLLVM") != std::string::npos)
+            return true;
+    return false;
+}
+
+class DteJitPlan : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        report_set_print(false);
+        report_clear();
+        set_command_line("mca_component_path", DTE_COMPONENT_DIR);
+    }
+    void TearDown() override
+    {
+        frameworks_finalize();
+        vars_finalize();
+        report_clear();
+    }
+
+    /* Two loops of 3 strided 12-byte blocks: nothing the interpreter can turn into one copy. */
+    std::vector<mca_dte_elem_t> elems = {{MCA_DTE_OP_LOOP, 1, 2, 0, 0, 64},
+                                         {MCA_DTE_OP_BLOCKS, 0, 3, 12, 4, 16},
+                                         {MCA_DTE_OP_END_LOOP, 0, 0, 0, 0, 0}};
+    mca_dte_type_desc_t type() const
+    {
+        mca_dte_type_desc_t t{};
+        t.elems = elems.data();
+        t.elem_count = elems.size();
+        t.size = 72;
+        t.extent = 128;
+        t.true_lb = 4;
+        t.true_ub = 112;
+        return t;
+    }
+
+    /* The packed bytes of `count` elements of memory holding i % 251 at byte i. */
+    static std::vector<unsigned char> expected(size_t count)
+    {
+        std::vector<unsigned char> out;
+        for (size_t e = 0; e < count; ++e)
+            for (int k = 0; k < 2; ++k)
+                for (int b = 0; b < 3; ++b)
+                    for (int i = 0; i < 12; ++i)
+                        out.push_back(static_cast<unsigned char>((e * 128 + k * 64 + 4 + b * 16 + i) % 251));
+        return out;
+    }
+
+    static void check(mca_dte_plan_t *plan, const char *when)
+    {
+        const size_t count = 4;
+        std::vector<unsigned char> mem(count * 128);
+        for (size_t i = 0; i < mem.size(); ++i)
+            mem[i] = static_cast<unsigned char>(i % 251);
+        const auto want = expected(count);
+        std::vector<unsigned char> out(want.size());
+        /* Fragments cut inside elements, packed back to front. */
+        const size_t cuts[] = {0, 5, 77, 150, 216, want.size()};
+        for (int i = 4; i >= 0; --i)
+            ASSERT_EQ(plan->plan_pack(plan, mem.data(), count, cuts[i], out.data() + cuts[i], cuts[i + 1] - cuts[i]),
+                      TESSERA_SUCCESS);
+        EXPECT_EQ(out, want) << when;
+        std::vector<unsigned char> back(mem.size(), 0);
+        for (int i = 0; i < 5; ++i)
+            ASSERT_EQ(plan->plan_unpack(plan, back.data(), count, cuts[i], out.data() + cuts[i], cuts[i + 1] - cuts[i]),
+                      TESSERA_SUCCESS);
+        for (size_t i = 0; i < mem.size(); ++i) {
+            const size_t in_elem = i % 128;
+            const bool touched = in_elem >= 4 && (in_elem - 4) % 64 < 48 && ((in_elem - 4) % 64) % 16 < 12;
+            ASSERT_EQ(back[i], touched ? mem[i] : 0) << when << " byte " << i;
+        }
+    }
+};
+
+TEST_F(DteJitPlan, JitServesTheTypeAndLlvmLoadsOnlyThen)
+{
+    EXPECT_FALSE(llvm_mapped()) << "libmpi must not bring LLVM in";
+    set_command_line("dte_jit_verbose", "1");
+    testing::internal::CaptureStderr();
+    const auto t = type();
+    mca_dte_plan_t *plan = nullptr;
+    ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
+    EXPECT_TRUE(llvm_mapped());
+    EXPECT_STREQ(plan->plan_component->base.mca_component_name, "jit");
+    EXPECT_EQ(plan->plan_priority, 20);
+    check(plan, "right after commit");
+    /* Compiled within a generous bound on a shared machine; the verbose line says so. */
+    std::string err;
+    for (int i = 0; i < 3000 && err.find("ready") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(10ms);
+        err = testing::internal::GetCapturedStderr();
+        if (err.find("ready") == std::string::npos)
+            testing::internal::CaptureStderr();
+    }
+    EXPECT_TRUE(std::regex_search(
+        err, std::regex(R"(dte jit: type [0-9a-f]{8} ready [0-9.]+ ms \(compile [0-9.]+ ms, compiled\))")))
+        << err;
+    check(plan, "compiled");
+    mca_dte_base_plan_release(plan);
+}
+
+TEST_F(DteJitPlan, SelectingInterpLeavesJitOut)
+{
+    set_command_line("dte", "interp");
+    const auto t = type();
+    mca_dte_plan_t *plan = nullptr;
+    ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
+    EXPECT_STREQ(plan->plan_component->base.mca_component_name, "interp");
+    mca_dte_base_plan_release(plan);
+}
+
+TEST_F(DteJitPlan, PriorityFromItsParameter)
+{
+    set_command_line("dte_jit_priority", "5"); /* below interp: interp serves */
+    const auto t = type();
+    mca_dte_plan_t *plan = nullptr;
+    ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
+    EXPECT_STREQ(plan->plan_component->base.mca_component_name, "interp");
+    mca_dte_base_plan_release(plan);
+}
+
+TEST_F(DteJitPlan, CompileAfterUsesThenVerboseLine)
+{
+    set_command_line("dte_jit_compile", "uses");
+    set_command_line("dte_jit_compile_after", "3");
+    set_command_line("dte_jit_verbose", "1");
+    testing::internal::CaptureStderr();
+    const auto t = type();
+    mca_dte_plan_t *plan = nullptr;
+    ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
+    std::this_thread::sleep_for(200ms);
+    EXPECT_EQ(testing::internal::GetCapturedStderr().find("ready"), std::string::npos) << "compiled before use";
+    testing::internal::CaptureStderr();
+    check(plan, "uses"); /* 10 packs and unpacks: the third one queues the compile */
+    std::string err;
+    for (int i = 0; i < 3000 && err.find("ready") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(10ms);
+        err = testing::internal::GetCapturedStderr();
+        if (err.find("ready") == std::string::npos)
+            testing::internal::CaptureStderr();
+    }
+    EXPECT_NE(err.find("compiled)"), std::string::npos) << err;
+    check(plan, "compiled after uses");
+    mca_dte_base_plan_release(plan);
+}
+
+TEST_F(DteJitPlan, FrameworkClosesWithCompilesQueued)
+{
+    std::vector<mca_dte_plan_t *> plans;
+    for (int i = 0; i < 20; ++i) {
+        auto t = type();
+        t.extent = 128 + 8 * i; /* 20 signatures, 20 compiles */
+        mca_dte_plan_t *plan = nullptr;
+        ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
+        plans.push_back(plan);
+    }
+    for (auto *plan : plans)
+        mca_dte_base_plan_release(plan);
+    frameworks_finalize(); /* joins the compile thread mid-queue */
+    EXPECT_FALSE(framework_is_open(&mca_dte_base_framework));
+}
+
+} // namespace
