@@ -235,7 +235,9 @@ private:
 };
 
 std::mutex compiler_mutex;
-std::unique_ptr<Compiler> compiler;
+/* A plain pointer: a process that exits without MPI_Finalize must not join the thread from a static
+ * destructor (the exit path would wait on it); the component's close stops it. */
+Compiler *compiler = nullptr;
 
 } // namespace
 
@@ -255,18 +257,18 @@ int compiler_start()
         return TESSERA_ERR_NOT_AVAILABLE;
     std::lock_guard lock(compiler_mutex);
     if (!compiler)
-        compiler = std::make_unique<Compiler>();
+        compiler = new Compiler;
     return TESSERA_SUCCESS;
 }
 
 void compiler_stop()
 {
-    std::unique_ptr<Compiler> stopping;
+    Compiler *stopping = nullptr;
     {
         std::lock_guard lock(compiler_mutex);
-        stopping.swap(compiler);
+        std::swap(stopping, compiler);
     }
-    stopping.reset(); /* joins outside the lock: a compile in flight finishes first */
+    delete stopping; /* joins outside the lock: a compile in flight finishes first */
 }
 
 void compiler_submit(const std::shared_ptr<CodeEntry> &entry)
