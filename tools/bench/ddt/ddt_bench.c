@@ -33,6 +33,8 @@
  *   <name> check ok | <name> error <reason>
  * Before each type, "ddt_bench: type <name>" goes to stderr (to attribute a runtime's own stderr lines).
  * GB/s = 10^9 bytes of payload (count x MPI_Type_size) per second. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, posix_memalign */
+
 #include "ddt_parse.h"
 
 #include <mpi.h>
@@ -57,6 +59,12 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *alloc64(size_t n)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, (n + 63) / 64 * 64) == 0 ? p : NULL;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -385,10 +393,10 @@ static int alloc_buffers(buffers *b, const ddt_node *n, long count, long packsiz
     b->payload = count * n->size;
     b->packsize = packsize > b->payload ? packsize : b->payload;
     const size_t bytes = (size_t)b->span + 64;
-    b->alloc_src = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    b->alloc_dst = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    b->packed = aligned_alloc(64, ((size_t)b->packsize + 64 + 63) / 64 * 64);
-    b->ref = aligned_alloc(64, ((size_t)b->payload + 64 + 63) / 64 * 64);
+    b->alloc_src = alloc64(bytes);
+    b->alloc_dst = alloc64(bytes);
+    b->packed = alloc64((size_t)b->packsize + 64);
+    b->ref = alloc64((size_t)b->payload + 64);
     if (!b->alloc_src || !b->alloc_dst || !b->packed || !b->ref) {
         free_buffers(b);
         return -1;
@@ -796,8 +804,8 @@ int main(int argc, char **argv)
         buffers b;
         memset(&b, 0, sizeof b);
         b.payload = opt.payload;
-        b.packed = aligned_alloc(64, ((size_t)opt.payload + 63) / 64 * 64);
-        b.ref = aligned_alloc(64, ((size_t)opt.payload + 63) / 64 * 64);
+        b.packed = alloc64((size_t)opt.payload);
+        b.ref = alloc64((size_t)opt.payload);
         memset(b.packed, 1, (size_t)opt.payload);
         memset(b.ref, 2, (size_t)opt.payload);
         job j = {OP_MEMCPY, MPI_DATATYPE_NULL, NULL, &b};
