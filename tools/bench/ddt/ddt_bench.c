@@ -11,8 +11,9 @@
  *   --payload B      bytes packed per call (default 1 MiB): count = B / MPI_Type_size, at least 1
  *   --time-ms T      one timed measurement lasts at least T ms (default 50); --reps R of them (default 3),
  *                    the median is printed
- *   --warmup-ms W    calls before timing, for at least W ms (default 20; longer for a JIT that compiles
- *                    in the background)
+ *   --warmup-ms W    calls before timing, for at least W ms (default 20)
+ *   --first-warmup-ms F  a longer warm-up before a type's first figure (MPI_Pack), for a JIT that compiles
+ *                    in the background after the commit (default 0: W)
  *   --commit-ms C    MPI_Type_commit timing: fresh types built and committed for about C ms (default 20,
  *                    11 to 2001 commits), median
  *
@@ -28,6 +29,7 @@
  *   <name> source <text as written> | dup <first name> | size, extent, true_extent, count, depth, dense
  *   <name> commit_first_us  the first MPI_Type_commit of the type
  *   <name> commit_us        median MPI_Type_commit of freshly built types
+ *   <name> build_us         median time of the constructor calls that built them
  *   <name> pack_gbs / unpack_gbs            MPI_Pack / MPI_Unpack of count instances, payload GB/s
  *   <name> hand_pack_gbs / hand_unpack_gbs  the hand-written C loop (simple layouts only)
  *   <name> check ok | <name> error <reason>
@@ -50,9 +52,9 @@ static struct {
     int check, builtin, all;
     const char *filter;
     long payload;
-    double time_ms, warmup_ms, commit_ms;
+    double time_ms, warmup_ms, commit_ms, first_warmup_ms;
     int reps;
-} opt = {0, 1, 0, NULL, 1L << 20, 50.0, 20.0, 20.0, 3};
+} opt = {0, 1, 0, NULL, 1L << 20, 50.0, 20.0, 20.0, 0.0, 3};
 
 static double now(void)
 {
@@ -508,13 +510,14 @@ static double timed(const job *j, long iters)
     return t;
 }
 
-/* payload GB/s: warm up, grow the iteration count until one run lasts opt.time_ms, median of opt.reps */
-static double gbs(const job *j)
+/* payload GB/s: warm up for warmup_ms, grow the iteration count until one run lasts opt.time_ms, median
+ * of opt.reps */
+static double gbs(const job *j, double warmup_ms)
 {
     const double t_warm = now();
     do {
         timed(j, 1);
-    } while (now() - t_warm < opt.warmup_ms * 1e-3);
+    } while (now() - t_warm < warmup_ms * 1e-3);
     long iters = 1;
     double t;
     for (;;) {
@@ -534,20 +537,24 @@ static double gbs(const job *j)
     return (double)j->b->payload * (double)iters / median(v, opt.reps) / 1e9;
 }
 
-static void commit_times(const item *it, double *median_us)
+/* Median MPI_Type_commit of freshly built types, and median time of building them (the constructor
+ * calls, intermediate types freed). */
+static void commit_times(const item *it, double *median_us, double *build_us)
 {
     enum { kMax = 2001, kMin = 11 };
-    static double v[kMax];
+    static double v[kMax], vb[kMax];
     int n = 0;
     const double t_start = now();
     while (n < kMax && (n < kMin || now() - t_start < opt.commit_ms * 1e-3)) {
         MPI_Datatype t;
+        const double tb = now();
         if (ddt_build(it->root, &t, NULL) != MPI_SUCCESS) {
             break;
         }
         const double t0 = now();
         const int rc = MPI_Type_commit(&t);
-        v[n++] = (now() - t0) * 1e6;
+        v[n] = (now() - t0) * 1e6;
+        vb[n++] = (t0 - tb) * 1e6;
         if (t != MPI_DATATYPE_NULL && it->root->kind != DDT_PRIM) {
             MPI_Type_free(&t);
         }
@@ -556,6 +563,7 @@ static void commit_times(const item *it, double *median_us)
         }
     }
     *median_us = n ? median(v, n) : -1.0;
+    *build_us = n ? median(vb, n) : -1.0;
 }
 
 static int check_model(const item *it, MPI_Datatype t, char *why, size_t whylen)
@@ -657,21 +665,22 @@ static int run_item(const item *it)
     if (!failed && !opt.check) {
         printf("%s commit_first_us %.4f\n", it->name, first_us);
         job j = {OP_PACK, t, &h, &b};
-        printf("%s pack_gbs %.4f\n", it->name, gbs(&j));
+        printf("%s pack_gbs %.4f\n", it->name,
+               gbs(&j, opt.first_warmup_ms > opt.warmup_ms ? opt.first_warmup_ms : opt.warmup_ms));
         fflush(stdout);
         j.op = OP_UNPACK;
-        printf("%s unpack_gbs %.4f\n", it->name, gbs(&j));
+        printf("%s unpack_gbs %.4f\n", it->name, gbs(&j, opt.warmup_ms));
         fflush(stdout);
         if (h.kind != H_NONE) {
             j.op = OP_HAND_PACK;
-            printf("%s hand_pack_gbs %.4f\n", it->name, gbs(&j));
+            printf("%s hand_pack_gbs %.4f\n", it->name, gbs(&j, opt.warmup_ms));
             j.op = OP_HAND_UNPACK;
-            printf("%s hand_unpack_gbs %.4f\n", it->name, gbs(&j));
+            printf("%s hand_unpack_gbs %.4f\n", it->name, gbs(&j, opt.warmup_ms));
         }
-        double us;
-        commit_times(it, &us);
+        double us, bus;
+        commit_times(it, &us, &bus);
         if (us >= 0) {
-            printf("%s commit_us %.4f\n", it->name, us);
+            printf("%s commit_us %.4f\n%s build_us %.4f\n", it->name, us, it->name, bus);
         }
     }
     fflush(stdout);
@@ -717,6 +726,8 @@ int main(int argc, char **argv)
             opt.time_ms = atof(argv[++i]);
         } else if (strcmp(a, "--warmup-ms") == 0 && more) {
             opt.warmup_ms = atof(argv[++i]);
+        } else if (strcmp(a, "--first-warmup-ms") == 0 && more) {
+            opt.first_warmup_ms = atof(argv[++i]);
         } else if (strcmp(a, "--commit-ms") == 0 && more) {
             opt.commit_ms = atof(argv[++i]);
         } else if (strcmp(a, "--reps") == 0 && more) {
@@ -809,7 +820,7 @@ int main(int argc, char **argv)
         memset(b.packed, 1, (size_t)opt.payload);
         memset(b.ref, 2, (size_t)opt.payload);
         job j = {OP_MEMCPY, MPI_DATATYPE_NULL, NULL, &b};
-        printf("anchor memcpy_gbs %.4f\n", gbs(&j));
+        printf("anchor memcpy_gbs %.4f\n", gbs(&j, opt.warmup_ms));
         fflush(stdout);
         free_buffers(&b);
     }
