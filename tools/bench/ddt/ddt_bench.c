@@ -13,7 +13,8 @@
  *                    the median is printed
  *   --warmup-ms W    calls before timing, for at least W ms (default 20)
  *   --first-warmup-ms F  a longer warm-up before a type's first figure (MPI_Pack), for a JIT that compiles
- *                    in the background after the commit (default 0: W)
+ *                    in the background after the commit (default 0: W); with --check, the check is
+ *                    repeated after packing for F ms
  *   --commit-ms C    MPI_Type_commit timing: fresh types built and committed for about C ms (default 20,
  *                    11 to 2001 commits), median
  *
@@ -656,6 +657,19 @@ static int run_item(const item *it)
         }
         if (bad != NULL) {
             printf("%s error %s\n", it->name, bad);
+            failed = 1;
+        }
+    }
+    if (!failed && opt.check && opt.first_warmup_ms > 0) {
+        /* a JIT may switch to compiled code in the background: pack for a while, then check again */
+        job w = {OP_PACK, t, &h, &b};
+        const double t_warm = now();
+        do {
+            timed(&w, 1);
+        } while (now() - t_warm < opt.first_warmup_ms * 1e-3);
+        const char *bad = verify(n, t, NULL, &b, why, sizeof why);
+        if (bad != NULL) {
+            printf("%s error after %.0f ms: %s\n", it->name, opt.first_warmup_ms, bad);
             failed = 1;
         }
     }

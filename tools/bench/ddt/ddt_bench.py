@@ -21,7 +21,7 @@ and worst ratio of Tessera-jit to Open MPI and to MPICH), and PASS/MISS for the 
 A variant that cannot build or run (or whose runtime lacks a datatype call) is reported as n/a with
 the reason. Duplicated corpus types are measured once (ddt_bench prints them as "dup").
 
-usage: tools/bench/ddt/ddt_bench.py [--build build] [--rounds 3] [--skip-tessera] [--check]
+usage: tools/bench/ddt/ddt_bench.py [--build build] [--rounds 3] [--skip-tessera] [--variants A,B] [--check]
                                     [--corpus DIR | --files F.ddt ...] [--filter S] [--quick]
 """
 import argparse
@@ -129,6 +129,7 @@ def main():
     ap.add_argument("--build", default="build", help="Tessera build (or install) tree (build/bin/mpicc, mpirun)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--skip-tessera", action="store_true", help="Open MPI and MPICH only")
+    ap.add_argument("--variants", help="comma-separated subset, e.g. Tessera-jit,MPICH")
     ap.add_argument("--check", action="store_true",
                     help="no timing: every type (duplicates too) must build, commit and round-trip byte for byte")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS, help="directory of .ddt files (all of them are used)")
@@ -167,6 +168,14 @@ def main():
         if not (shutil.which(c) and shutil.which(l)):
             v.compiler, v.na = None, f"{c} or {l} not installed"
         variants.append(v)
+
+    if args.variants:
+        keep = [x.strip() for x in args.variants.split(",")]
+        unknown = [k for k in keep if k not in [v.name for v in variants]]
+        if unknown:
+            ap.error(f"unknown variant(s) {', '.join(unknown)}: the variants are "
+                     + ", ".join(v.name for v in variants))
+        variants = [v for v in variants if v.name in keep]
 
     prog_args = ["--check", "--all"] if args.check else ["--time-ms", str(time_ms), "--reps", str(reps)]
     if args.filter:
@@ -220,7 +229,7 @@ def main():
                 if v.name == SUBJECT:
                     for t, pair in jl.items():
                         jit.setdefault(t, []).append(pair)
-            print(f"round {rnd + 1}/{rounds} done", file=sys.stderr)
+            print(f"round {rnd + 1}/{1 if args.check else rounds} done", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
