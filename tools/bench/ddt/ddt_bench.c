@@ -11,8 +11,10 @@
  *   --payload B      bytes packed per call (default 1 MiB): count = B / MPI_Type_size, at least 1
  *   --time-ms T      one timed measurement lasts at least T ms (default 50); --reps R of them (default 3),
  *                    the median is printed
- *   --warmup-ms W    calls before timing, for at least W ms (default 20; longer for a JIT that compiles
- *                    in the background)
+ *   --warmup-ms W    calls before timing, for at least W ms (default 20)
+ *   --first-warmup-ms F  a longer warm-up before a type's first figure (MPI_Pack), for a JIT that compiles
+ *                    in the background after the commit (default 0: W); with --check, the check is
+ *                    repeated after packing for F ms
  *   --commit-ms C    MPI_Type_commit timing: fresh types built and committed for about C ms (default 20,
  *                    11 to 2001 commits), median
  *
@@ -28,11 +30,14 @@
  *   <name> source <text as written> | dup <first name> | size, extent, true_extent, count, depth, dense
  *   <name> commit_first_us  the first MPI_Type_commit of the type
  *   <name> commit_us        median MPI_Type_commit of freshly built types
+ *   <name> build_us         median time of the constructor calls that built them
  *   <name> pack_gbs / unpack_gbs            MPI_Pack / MPI_Unpack of count instances, payload GB/s
  *   <name> hand_pack_gbs / hand_unpack_gbs  the hand-written C loop (simple layouts only)
  *   <name> check ok | <name> error <reason>
  * Before each type, "ddt_bench: type <name>" goes to stderr (to attribute a runtime's own stderr lines).
  * GB/s = 10^9 bytes of payload (count x MPI_Type_size) per second. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, posix_memalign */
+
 #include "ddt_parse.h"
 
 #include <mpi.h>
@@ -48,15 +53,21 @@ static struct {
     int check, builtin, all;
     const char *filter;
     long payload;
-    double time_ms, warmup_ms, commit_ms;
+    double time_ms, warmup_ms, commit_ms, first_warmup_ms;
     int reps;
-} opt = {0, 1, 0, NULL, 1L << 20, 50.0, 20.0, 20.0, 3};
+} opt = {0, 1, 0, NULL, 1L << 20, 50.0, 20.0, 20.0, 0.0, 3};
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *alloc64(size_t n)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, (n + 63) / 64 * 64) == 0 ? p : NULL;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -385,10 +396,10 @@ static int alloc_buffers(buffers *b, const ddt_node *n, long count, long packsiz
     b->payload = count * n->size;
     b->packsize = packsize > b->payload ? packsize : b->payload;
     const size_t bytes = (size_t)b->span + 64;
-    b->alloc_src = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    b->alloc_dst = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    b->packed = aligned_alloc(64, ((size_t)b->packsize + 64 + 63) / 64 * 64);
-    b->ref = aligned_alloc(64, ((size_t)b->payload + 64 + 63) / 64 * 64);
+    b->alloc_src = alloc64(bytes);
+    b->alloc_dst = alloc64(bytes);
+    b->packed = alloc64((size_t)b->packsize + 64);
+    b->ref = alloc64((size_t)b->payload + 64);
     if (!b->alloc_src || !b->alloc_dst || !b->packed || !b->ref) {
         free_buffers(b);
         return -1;
@@ -500,13 +511,14 @@ static double timed(const job *j, long iters)
     return t;
 }
 
-/* payload GB/s: warm up, grow the iteration count until one run lasts opt.time_ms, median of opt.reps */
-static double gbs(const job *j)
+/* payload GB/s: warm up for warmup_ms, grow the iteration count until one run lasts opt.time_ms, median
+ * of opt.reps */
+static double gbs(const job *j, double warmup_ms)
 {
     const double t_warm = now();
     do {
         timed(j, 1);
-    } while (now() - t_warm < opt.warmup_ms * 1e-3);
+    } while (now() - t_warm < warmup_ms * 1e-3);
     long iters = 1;
     double t;
     for (;;) {
@@ -526,20 +538,24 @@ static double gbs(const job *j)
     return (double)j->b->payload * (double)iters / median(v, opt.reps) / 1e9;
 }
 
-static void commit_times(const item *it, double *median_us)
+/* Median MPI_Type_commit of freshly built types, and median time of building them (the constructor
+ * calls, intermediate types freed). */
+static void commit_times(const item *it, double *median_us, double *build_us)
 {
     enum { kMax = 2001, kMin = 11 };
-    static double v[kMax];
+    static double v[kMax], vb[kMax];
     int n = 0;
     const double t_start = now();
     while (n < kMax && (n < kMin || now() - t_start < opt.commit_ms * 1e-3)) {
         MPI_Datatype t;
+        const double tb = now();
         if (ddt_build(it->root, &t, NULL) != MPI_SUCCESS) {
             break;
         }
         const double t0 = now();
         const int rc = MPI_Type_commit(&t);
-        v[n++] = (now() - t0) * 1e6;
+        v[n] = (now() - t0) * 1e6;
+        vb[n++] = (t0 - tb) * 1e6;
         if (t != MPI_DATATYPE_NULL && it->root->kind != DDT_PRIM) {
             MPI_Type_free(&t);
         }
@@ -548,6 +564,7 @@ static void commit_times(const item *it, double *median_us)
         }
     }
     *median_us = n ? median(v, n) : -1.0;
+    *build_us = n ? median(vb, n) : -1.0;
 }
 
 static int check_model(const item *it, MPI_Datatype t, char *why, size_t whylen)
@@ -643,27 +660,41 @@ static int run_item(const item *it)
             failed = 1;
         }
     }
+    if (!failed && opt.check && opt.first_warmup_ms > 0) {
+        /* a JIT may switch to compiled code in the background: pack for a while, then check again */
+        job w = {OP_PACK, t, &h, &b};
+        const double t_warm = now();
+        do {
+            timed(&w, 1);
+        } while (now() - t_warm < opt.first_warmup_ms * 1e-3);
+        const char *bad = verify(n, t, NULL, &b, why, sizeof why);
+        if (bad != NULL) {
+            printf("%s error after %.0f ms: %s\n", it->name, opt.first_warmup_ms, bad);
+            failed = 1;
+        }
+    }
     if (!failed && opt.check) {
         printf("%s check ok\n", it->name);
     }
     if (!failed && !opt.check) {
         printf("%s commit_first_us %.4f\n", it->name, first_us);
         job j = {OP_PACK, t, &h, &b};
-        printf("%s pack_gbs %.4f\n", it->name, gbs(&j));
+        printf("%s pack_gbs %.4f\n", it->name,
+               gbs(&j, opt.first_warmup_ms > opt.warmup_ms ? opt.first_warmup_ms : opt.warmup_ms));
         fflush(stdout);
         j.op = OP_UNPACK;
-        printf("%s unpack_gbs %.4f\n", it->name, gbs(&j));
+        printf("%s unpack_gbs %.4f\n", it->name, gbs(&j, opt.warmup_ms));
         fflush(stdout);
         if (h.kind != H_NONE) {
             j.op = OP_HAND_PACK;
-            printf("%s hand_pack_gbs %.4f\n", it->name, gbs(&j));
+            printf("%s hand_pack_gbs %.4f\n", it->name, gbs(&j, opt.warmup_ms));
             j.op = OP_HAND_UNPACK;
-            printf("%s hand_unpack_gbs %.4f\n", it->name, gbs(&j));
+            printf("%s hand_unpack_gbs %.4f\n", it->name, gbs(&j, opt.warmup_ms));
         }
-        double us;
-        commit_times(it, &us);
+        double us, bus;
+        commit_times(it, &us, &bus);
         if (us >= 0) {
-            printf("%s commit_us %.4f\n", it->name, us);
+            printf("%s commit_us %.4f\n%s build_us %.4f\n", it->name, us, it->name, bus);
         }
     }
     fflush(stdout);
@@ -709,6 +740,8 @@ int main(int argc, char **argv)
             opt.time_ms = atof(argv[++i]);
         } else if (strcmp(a, "--warmup-ms") == 0 && more) {
             opt.warmup_ms = atof(argv[++i]);
+        } else if (strcmp(a, "--first-warmup-ms") == 0 && more) {
+            opt.first_warmup_ms = atof(argv[++i]);
         } else if (strcmp(a, "--commit-ms") == 0 && more) {
             opt.commit_ms = atof(argv[++i]);
         } else if (strcmp(a, "--reps") == 0 && more) {
@@ -796,12 +829,12 @@ int main(int argc, char **argv)
         buffers b;
         memset(&b, 0, sizeof b);
         b.payload = opt.payload;
-        b.packed = aligned_alloc(64, ((size_t)opt.payload + 63) / 64 * 64);
-        b.ref = aligned_alloc(64, ((size_t)opt.payload + 63) / 64 * 64);
+        b.packed = alloc64((size_t)opt.payload);
+        b.ref = alloc64((size_t)opt.payload);
         memset(b.packed, 1, (size_t)opt.payload);
         memset(b.ref, 2, (size_t)opt.payload);
         job j = {OP_MEMCPY, MPI_DATATYPE_NULL, NULL, &b};
-        printf("anchor memcpy_gbs %.4f\n", gbs(&j));
+        printf("anchor memcpy_gbs %.4f\n", gbs(&j, opt.warmup_ms));
         fflush(stdout);
         free_buffers(&b);
     }

@@ -21,7 +21,7 @@ and worst ratio of Tessera-jit to Open MPI and to MPICH), and PASS/MISS for the 
 A variant that cannot build or run (or whose runtime lacks a datatype call) is reported as n/a with
 the reason. Duplicated corpus types are measured once (ddt_bench prints them as "dup").
 
-usage: tools/bench/ddt/ddt_bench.py [--build build] [--rounds 3] [--skip-tessera] [--check]
+usage: tools/bench/ddt/ddt_bench.py [--build build] [--rounds 3] [--skip-tessera] [--variants A,B] [--check]
                                     [--corpus DIR | --files F.ddt ...] [--filter S] [--quick]
 """
 import argparse
@@ -40,6 +40,7 @@ JIT_RE = re.compile(r"dte jit: type (\S+) ready ([0-9.eE+-]+) ms \(compile ([0-9
 SIMPLE = ("contig", "vec_b1_s2", "vec_b1_s16", "vec_b8_s16", "vec_b8_s128", "indexed_block", "struct",
           "subarray2d", "subarray3d_z", "subarray3d_y")
 SUBJECT = "Tessera-jit"
+JIT_WAIT_MS = 200  # MPI_Pack calls before a type's first figure under Tessera-jit, for a compile in the background
 
 
 class Variant:
@@ -50,6 +51,7 @@ class Variant:
         self.na = None          # reason the variant has no figures at all
         self.notes = []         # problems of single runs or types
         self.runs = 0
+        self.rc = 0             # exit status of the last run
 
 
 def tail(text, n=3):
@@ -127,6 +129,7 @@ def main():
     ap.add_argument("--build", default="build", help="Tessera build (or install) tree (build/bin/mpicc, mpirun)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--skip-tessera", action="store_true", help="Open MPI and MPICH only")
+    ap.add_argument("--variants", help="comma-separated subset, e.g. Tessera-jit,MPICH")
     ap.add_argument("--check", action="store_true",
                     help="no timing: every type (duplicates too) must build, commit and round-trip byte for byte")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS, help="directory of .ddt files (all of them are used)")
@@ -153,7 +156,7 @@ def main():
         tl = [trun, "-np", "1", "--bind-to", "core", "--mca", "dte"]
         variants.append(Variant("Tessera-interp", tcc, tl + ["interp"]))
         variants.append(Variant("Tessera-jit", tcc, tl + ["jit", "--mca", "dte_jit_verbose", "1"],
-                                extra_args=["--warmup-ms", "200"]))
+                                extra_args=["--first-warmup-ms", str(JIT_WAIT_MS)]))
         for v in variants:
             if not (os.access(tcc, os.X_OK) and os.access(trun, os.X_OK)):
                 v.compiler, v.na = None, f"{tcc} or {trun} not found (build Tessera or pass --build)"
@@ -165,6 +168,14 @@ def main():
         if not (shutil.which(c) and shutil.which(l)):
             v.compiler, v.na = None, f"{c} or {l} not installed"
         variants.append(v)
+
+    if args.variants:
+        keep = [x.strip() for x in args.variants.split(",")]
+        unknown = [k for k in keep if k not in [v.name for v in variants]]
+        if unknown:
+            ap.error(f"unknown variant(s) {', '.join(unknown)}: the variants are "
+                     + ", ".join(v.name for v in variants))
+        variants = [v for v in variants if v.name in keep]
 
     prog_args = ["--check", "--all"] if args.check else ["--time-ms", str(time_ms), "--reps", str(reps)]
     if args.filter:
@@ -195,6 +206,7 @@ def main():
                     continue
                 figures, info, errs, jl, rc = got
                 v.runs += 1
+                v.rc = rc
                 for t, figs in figures.items():
                     if t == "anchor":
                         anchor.extend([figs["memcpy_gbs"]] if "memcpy_gbs" in figs else [])
@@ -212,10 +224,12 @@ def main():
                         results[v.name].setdefault(t, {}).setdefault("check", []).append(inf["check"])
                 for t, msg in errs.items():
                     errors[v.name][t] = msg
+                if rc != 0 and not errs:
+                    v.notes.append(f"round {rnd + 1}: exited {rc} (figures of the types after it are missing)")
                 if v.name == SUBJECT:
                     for t, pair in jl.items():
                         jit.setdefault(t, []).append(pair)
-            print(f"round {rnd + 1}/{rounds} done", file=sys.stderr)
+            print(f"round {rnd + 1}/{1 if args.check else rounds} done", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -237,11 +251,10 @@ def main():
                 continue
             ok = [t for t, f in results[v.name].items() if f.get("check") == ["ok"]]
             bad = errors[v.name]
-            print(f"{'PASS' if not bad else 'FAIL'}: {v.name}: {len(ok)} types build, commit and round-trip"
-                  + (f", {len(bad)} failed" if bad else ""))
-            status |= 1 if bad else 0
-        if any(v.na is None and v.name.startswith("Tessera") for v in variants):
-            return status
+            fine = not bad and v.rc == 0
+            print(f"{'PASS' if fine else 'FAIL'}: {v.name}: {len(ok)} types build, commit and round-trip"
+                  + (f", {len(bad)} failed" if bad else "") + (f", exit status {v.rc}" if v.rc else ""))
+            status |= 0 if fine else 1
         return status
 
     def fig(vname, t, f):
@@ -293,7 +306,8 @@ def main():
             print(f"| {t} | " + " | ".join(cells) + f" | {fmt(h) if h else '–'} | {fmt(memcpy)} | "
                   f"{fmt(ratio(s, h), 2) if h else '–'} | {other_ratio(s, 'Open MPI', t, f)} | "
                   f"{other_ratio(s, 'MPICH', t, f)} |")
-    print("\n**MPI_Type_commit** (us, median of fresh commits; first commit in parentheses)"
+    print("\n**MPI_Type_commit** (us, median of fresh commits; in parentheses the first commit of the type, "
+          "and the median time of the constructor calls that built it)"
           + (f"; {SUBJECT} commit to compiled code (ms) from dte_jit_verbose" if SUBJECT in live else "") + "\n")
     print("| layout | " + " | ".join(v.name for v in variants) + (" | jit ready (compile) ms |" if SUBJECT in live
                                                                    else " |"))
@@ -301,8 +315,8 @@ def main():
     for t in builtins:
         cells = []
         for v in variants:
-            c, c1 = fig(v.name, t, "commit_us"), fig(v.name, t, "commit_first_us")
-            cells.append("n/a" if v.na else ("error" if t in errors[v.name] else f"{fmt(c)} ({fmt(c1)})"))
+            c, c1, b = fig(v.name, t, "commit_us"), fig(v.name, t, "commit_first_us"), fig(v.name, t, "build_us")
+            cells.append("n/a" if v.na else ("error" if t in errors[v.name] else f"{fmt(c)} ({fmt(c1)}; {fmt(b)})"))
         extra = ""
         if SUBJECT in live:
             j = jit.get(t, [])
@@ -363,39 +377,72 @@ def main():
                 out.append((r, t))
         return out
 
-    rs = ratios([t for t in builtins if t in SIMPLE], "pack_gbs", lambda t: hand(t, "hand_pack_gbs"))
+    failed = set(errors.get(subject, {}))  # types the subject could not build, commit or pack: misses
+
+    def failed_note(ts):
+        bad = sorted(t for t in ts if t in failed)
+        return (f"; failed: {', '.join(bad)}", False) if bad else ("", True)
+
+    def no_figures(text, ok, note):
+        if ok:
+            print(f"n/a: {text} (no figures)")
+        else:
+            target(f"{text} (no figures{note})", False)
+
+    simple = [t for t in builtins if t in SIMPLE]
+    rs = ratios(simple, "pack_gbs", lambda t: hand(t, "hand_pack_gbs"))
+    note, ok = failed_note(simple)
     if rs:
         worst = min(rs)
         target(f"JIT pack >= 0.9 x hand loop on {len(rs)} simple layouts (worst {worst[0]:.2f} on {worst[1]}; "
-               f"misses: {', '.join(t for r, t in rs if r < 0.9) or 'none'})", worst[0] >= 0.9)
-    rs = ratios([t for t in builtins if t.startswith("vec_b")], "pack_gbs", lambda t: fig("Open MPI", t, "pack_gbs"))
+               f"misses: {', '.join(t for r, t in rs if r < 0.9) or 'none'}{note})", worst[0] >= 0.9 and ok)
+    else:
+        no_figures("JIT pack >= 0.9 x hand loop on the simple layouts", ok, note)
+    vecs = [t for t in builtins if t.startswith("vec_b")]
+    rs = ratios(vecs, "pack_gbs", lambda t: fig("Open MPI", t, "pack_gbs"))
+    note, ok = failed_note(vecs)
     if rs:
         worst = min(rs)
-        target(f"JIT pack >= 5 x Open MPI on strided vectors (worst {worst[0]:.2f} on {worst[1]})", worst[0] >= 5)
+        target(f"JIT pack >= 5 x Open MPI on strided vectors (worst {worst[0]:.2f} on {worst[1]}{note})",
+               worst[0] >= 5 and ok)
+    else:
+        no_figures("JIT pack >= 5 x Open MPI on strided vectors", ok, note)
     allt = builtins + corpus
-    rs = ratios(allt, "pack_gbs", lambda t: fig("MPICH", t, "pack_gbs")) + \
-        ratios(allt, "unpack_gbs", lambda t: fig("MPICH", t, "unpack_gbs"))
+    rs = [(r, t + " pack") for r, t in ratios(allt, "pack_gbs", lambda t: fig("MPICH", t, "pack_gbs"))] + \
+        [(r, t + " unpack") for r, t in ratios(allt, "unpack_gbs", lambda t: fig("MPICH", t, "unpack_gbs"))]
+    note, ok = failed_note(allt)
     if rs:
         worst = min(rs)
-        misses = sorted(t for r, t in rs if r < 1)
+        misses = [t for r, t in sorted(rs) if r < 1]  # worst first
         target(f"JIT >= MPICH on every layout, pack and unpack ({len(rs)} figures, worst {worst[0]:.2f} on "
-               f"{worst[1]}; {len(misses)} below: {', '.join(misses[:8])}{' ...' if len(misses) > 8 else ''})",
-               worst[0] >= 1)
+               f"{worst[1]}; {len(misses)} below: {', '.join(misses[:8]) or 'none'}{' ...' if len(misses) > 8 else ''}"
+               f"{note})", worst[0] >= 1 and ok)
+    else:
+        no_figures("JIT >= MPICH on every layout", ok, note)
     nested = [t for t in corpus if meta[t].get("depth", 0) >= 2 and not meta[t].get("dense", 0)]
     for f in ("pack_gbs", "unpack_gbs"):
         rs = ratios(nested, f, lambda t, f=f: fig("MPICH", t, f))
+        note, ok = failed_note(nested)
         if rs:
             m = statistics.median(r for r, _ in rs)
-            target(f"JIT {f[:-4]} >= 2 x MPICH on the {len(rs)} nested corpus types (median {m:.2f})", m >= 2)
+            target(f"JIT {f[:-4]} >= 2 x MPICH on the {len(rs)} nested corpus types (median {m:.2f}{note})",
+                   m >= 2 and ok)
+        else:
+            no_figures(f"JIT {f[:-4]} >= 2 x MPICH on the nested corpus types", ok, note)
     cs = [(fig(subject, t, "commit_us"), t) for t in corpus if fig(subject, t, "commit_us") is not None]
+    note, ok = failed_note(corpus)
     if cs:
         worst = max(cs)
         target(f"MPI_Type_commit < 2 us for every corpus type ({len(cs)} types, worst {worst[0]:.3g} us on "
-               f"{worst[1]})", worst[0] < 2)
+               f"{worst[1]}{note})", worst[0] < 2 and ok)
+    else:
+        no_figures("MPI_Type_commit < 2 us for every corpus type", ok, note)
     if jit:
         ready = [x[0] for v in jit.values() for x in v]
+        late = sorted(t for t, v in jit.items() if max(x[0] for x in v) > JIT_WAIT_MS)
         print(f"info: JIT commit to compiled code: median {statistics.median(ready):.3g} ms, worst {max(ready):.3g} ms "
-              f"over {len(jit)} types")
+              f"over {len(jit)} types" + (f"; later than the {JIT_WAIT_MS} ms warm-up (the first pack figure may "
+                                          f"include interpreted calls): {', '.join(late)}" if late else ""))
     return 0
 
 
