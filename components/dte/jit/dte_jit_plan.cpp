@@ -68,7 +68,7 @@ int split(const JitPlan *p, size_t count, size_t offset, size_t length, Program 
 int pack(const mca_dte_plan_t *plan, const void *buf, size_t count, size_t offset, void *out, size_t length)
 {
     const JitPlan *p = jit_plan(plan);
-    const pack_fn_t fn = p->code->pack.load(std::memory_order_acquire);
+    const pack_fn_t fn = p->code ? p->code->pack.load(std::memory_order_acquire) : nullptr;
     if (fn == nullptr) {
         count_use(p);
         return mca_dte_base_program_pack(p->program, buf, count, offset, out, length);
@@ -86,7 +86,7 @@ int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, c
 {
     const JitPlan *p = jit_plan(plan);
     /* The compiler stores unpack, then pack with release: seeing pack (acquire) means unpack is there. */
-    const unpack_fn_t fn = p->code->ready() ? p->code->unpack.load(std::memory_order_relaxed) : nullptr;
+    const unpack_fn_t fn = p->code && p->code->ready() ? p->code->unpack.load(std::memory_order_relaxed) : nullptr;
     if (fn == nullptr) {
         count_use(p);
         return mca_dte_base_program_unpack(p->program, buf, count, offset, in, length);
@@ -112,9 +112,9 @@ int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan)
     static_assert(offsetof(JitPlan, plan) == 0);
     /* A contiguous type is one memcpy in the interpreter already: compiling it would gain nothing. A very
      * long description (an indexed type of thousands of blocks) would be as long in code, take seconds of
-     * a core to compile and gain little over the interpreter's merged runs: interp keeps both. */
-    if ((type->flags & MCA_DTE_TYPE_CONTIGUOUS) != 0 || type->elem_count > kMaxElems)
-        return TESSERA_ERR_NOT_SUPPORTED;
+     * a core to compile and gain little over the interpreter's merged runs. Such types get a plan that
+     * only interprets, below interp's priority: interp serves them when it is there, and `--mca dte jit`
+     * alone still commits every type. */
     auto p = std::unique_ptr<JitPlan>(new (std::nothrow) JitPlan);
     if (!p)
         return TESSERA_ERR_OUT_OF_RESOURCE;
@@ -122,18 +122,20 @@ int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan)
     if (int rc = mca_dte_base_program_create(type, &p->program); rc != TESSERA_SUCCESS)
         return rc;
     bool hit = false;
-    p->code = cache_acquire(type, &hit);
-    if (!p->code)
-        return TESSERA_ERR_NOT_SUPPORTED; /* a description we cannot compile: interp serves it */
+    const bool compile = (type->flags & MCA_DTE_TYPE_CONTIGUOUS) == 0 && type->elem_count <= kMaxElems;
+    if (compile)
+        p->code = cache_acquire(type, &hit); /* null: a description we cannot compile */
     p->size = type->size;
     p->plan.plan_component = &mca_dte_jit_component;
-    p->plan.plan_priority = params.priority;
+    p->plan.plan_priority = p->code ? params.priority : 0;
     p->plan.plan_pack = pack;
     p->plan.plan_unpack = unpack;
     p->plan.plan_release = release;
     p->plan.plan_state = p.get();
 
-    if (hit && p->code->ready()) {
+    if (!p->code) {
+        /* interpreted only */
+    } else if (hit && p->code->ready()) {
         if (params.verbose > 0)
             std::fprintf(stderr, "dte jit: type %s ready 0.0 ms (compile %.1f ms, cached)\n",
                          short_hash(p->code->hash).c_str(), p->code->compile_ms);

@@ -131,6 +131,38 @@ TEST_F(DteJitPlan, JitServesTheTypeAndLlvmLoadsOnlyThen)
     mca_dte_base_plan_release(plan);
 }
 
+/* A description too long to compile still gets a jit plan when jit is the only engine: it interprets,
+ * at priority 0 (below interp, which serves such types when it is there). */
+TEST_F(DteJitPlan, JitAloneServesTypesItWillNotCompile)
+{
+    set_command_line("dte", "jit");
+    std::vector<mca_dte_elem_t> elems(1100);
+    for (size_t i = 0; i < elems.size(); ++i) {
+        elems[i] = mca_dte_elem_t{MCA_DTE_OP_BLOCKS, 0, 1, 4, static_cast<int64_t>(8 * i), 0};
+    }
+    mca_dte_type_desc_t t{};
+    t.elems = elems.data();
+    t.elem_count = elems.size();
+    t.size = 4 * elems.size();
+    t.extent = static_cast<int64_t>(8 * elems.size());
+    t.true_lb = 0;
+    t.true_ub = t.extent - 4;
+    mca_dte_plan_t *plan = nullptr;
+    ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
+    EXPECT_STREQ(plan->plan_component->base.mca_component_name, "jit");
+    EXPECT_EQ(plan->plan_priority, 0);
+    std::vector<unsigned char> mem(2 * static_cast<size_t>(t.extent)), out(2 * t.size);
+    for (size_t i = 0; i < mem.size(); ++i) {
+        mem[i] = static_cast<unsigned char>(i * 13 + 1);
+    }
+    ASSERT_EQ(plan->plan_pack(plan, mem.data(), 2, 0, out.data(), out.size()), TESSERA_SUCCESS);
+    for (size_t i = 0; i < out.size(); ++i) {
+        const size_t block = i / 4, at = (block / elems.size()) * static_cast<size_t>(t.extent) + (block % elems.size()) * 8 + i % 4;
+        ASSERT_EQ(out[i], mem[at]) << "byte " << i;
+    }
+    mca_dte_base_plan_release(plan);
+}
+
 TEST_F(DteJitPlan, SelectingInterpLeavesJitOut)
 {
     set_command_line("dte", "interp");
