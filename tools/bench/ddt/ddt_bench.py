@@ -35,7 +35,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_CORPUS = os.environ.get("TESSERA_DDT_CORPUS", "/work/shared/ddt-corpus")
+DEFAULT_CORPUS = os.environ.get("TESSERA_DDT_CORPUS",
+                                os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "data", "ddt-corpus"))
 JIT_RE = re.compile(r"dte jit: type (\S+) ready ([0-9.eE+-]+) ms \(compile ([0-9.eE+-]+) ms")
 SIMPLE = ("contig", "vec_b1_s2", "vec_b1_s16", "vec_b8_s16", "vec_b8_s128", "indexed_block", "struct",
           "subarray2d", "subarray3d_z", "subarray3d_y")
