@@ -89,7 +89,7 @@ int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, con
     r->kind = pml::Kind::Send;
     r->sbuf = copy;
     r->count = bytes;
-    r->type = datatype_lookup(MPI_BYTE);
+    pml::request_set_type(r, datatype_lookup(MPI_BYTE));
     r->comm = communicator;
     r->peer = dest;
     r->tag = tag;
@@ -147,7 +147,7 @@ int bsend_init_impl(const char *function, const void *buf, MPI_Count count, MPI_
     r->persistent = true;
     r->sbuf = buf;
     r->count = static_cast<std::size_t>(count);
-    r->type = c.type;
+    pml::request_set_type(r, c.type);
     r->comm = c.comm;
     r->peer = dest;
     r->tag = tag;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ompi/datatype/convertor.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/p2p_checks.h"
 #include "ompi/pml/pml_engine.h"
@@ -14,6 +15,17 @@ namespace tessera::ompi::native {
 using pml::Request;
 
 namespace {
+
+/* The packed bytes of `count` elements at `buf`: what a *_replace call sends while its receive
+ * overwrites the buffer. */
+std::vector<char> packed_copy(const void *buf, MPI_Count count, const Datatype &type)
+{
+    std::vector<char> out(static_cast<std::size_t>(count > 0 ? count : 0) * type.size);
+    if (buf != nullptr && !out.empty()) {
+        convertor_pack(buf, static_cast<std::size_t>(count), type, 0, out.data(), out.size());
+    }
+    return out;
+}
 
 /* A request that is complete at once (MPI_PROC_NULL): status empty but for the source. */
 Request *proc_null_request(pml::Kind kind, bool persistent, Communicator *comm)
@@ -49,7 +61,7 @@ int make_send(const char *function, const void *buf, MPI_Count count, MPI_Dataty
     r->persistent = persistent;
     r->sbuf = buf;
     r->count = static_cast<std::size_t>(count);
-    r->type = c.type;
+    pml::request_set_type(r, c.type);
     r->comm = c.comm;
     r->peer = dest;
     r->tag = tag;
@@ -81,7 +93,7 @@ int make_recv(const char *function, void *buf, MPI_Count count, MPI_Datatype dat
     r->persistent = persistent;
     r->rbuf = buf;
     r->count = static_cast<std::size_t>(count);
-    r->type = c.type;
+    pml::request_set_type(r, c.type);
     r->comm = c.comm;
     r->peer = source;
     r->tag = tag;
@@ -243,13 +255,10 @@ int sendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI_
         rc != MPI_SUCCESS) {
         return rc;
     }
-    /* The outgoing message leaves from a copy, so that the receive may land in the buffer at once. */
-    const std::size_t span = count > 0 ? static_cast<std::size_t>(count - 1) * static_cast<std::size_t>(c.type->extent) +
-                                             static_cast<std::size_t>(c.type->extent)
-                                       : 0;
-    std::vector<char> copy(static_cast<const char *>(buf), static_cast<const char *>(buf) + (buf != nullptr ? span : 0));
-    return sendrecv_impl(function, copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
-                         comm, status);
+    /* The outgoing message leaves packed from a copy, so that the receive may land in the buffer at once. */
+    std::vector<char> copy = packed_copy(buf, count, *c.type);
+    return sendrecv_impl(function, copy.data(), static_cast<MPI_Count>(copy.size()), MPI_BYTE, dest, sendtag, buf,
+                         count, datatype, source, recvtag, comm, status);
 }
 
 } // namespace
@@ -328,10 +337,13 @@ int isendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI
                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     const Datatype *type = datatype_lookup(datatype);
-    const std::size_t span = type != nullptr && count > 0 ? static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent) : 0;
-    std::vector<char> copy(static_cast<const char *>(buf), static_cast<const char *>(buf) + (buf != nullptr ? span : 0));
-    return start_sendrecv(function, copy.data(), count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
-                          comm, &copy, request);
+    std::vector<char> copy = type != nullptr && datatype_committed(type) ? packed_copy(buf, count, *type)
+                                                                         : std::vector<char>{};
+    /* an invalid type is reported by the receive's checks, with the same arguments */
+    const MPI_Datatype send_type = type != nullptr && datatype_committed(type) ? MPI_BYTE : datatype;
+    const MPI_Count send_count = send_type == MPI_BYTE ? static_cast<MPI_Count>(copy.size()) : count;
+    return start_sendrecv(function, copy.data(), send_count, send_type, dest, sendtag, buf, count, datatype, source,
+                          recvtag, comm, &copy, request);
 }
 
 } // namespace

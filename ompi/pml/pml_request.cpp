@@ -39,8 +39,17 @@ Request *request_alloc()
     return r;
 }
 
+void request_set_type(Request *r, const Datatype *type)
+{
+    datatype_retain(type);
+    datatype_release(r->type);
+    r->type = type;
+}
+
 void request_release(Request *r)
 {
+    datatype_release(r->type);
+    r->type = nullptr;
     r->next = free_list;
     free_list = r;
 }

@@ -62,8 +62,12 @@ struct Request {
 };
 
 Request *request_alloc();
-/* Back to the free list (never for MPI_REQUEST_NULL). */
+/* Back to the free list (never for MPI_REQUEST_NULL); drops its use of the datatype. */
 void request_release(Request *r);
+
+/* The request's datatype, held for as long as the request lives: a derived type freed by the
+ * application meanwhile stays usable until then (MPI-4.1 5.1.10). */
+void request_set_type(Request *r, const Datatype *type);
 
 inline MPI_Request to_handle(Request *r)
 {

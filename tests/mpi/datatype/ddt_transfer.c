@@ -97,8 +97,52 @@ static void free_in_flight(void)
     for (int i = 0; i < 100000; ++i) {
         CHECK(dst[i] == 2 * i, "element %d is %d after the type was freed in flight", i, dst[i]);
     }
+    /* the same for a receive: its type is freed before the data arrives */
+    MPI_Type_vector(100000, 1, 2, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    for (int i = 0; i < 200000; ++i) {
+        src[i] = -1;
+    }
+    MPI_Irecv(src, 1, t, prev, 8, MPI_COMM_WORLD, &rq[1]);
+    MPI_Type_free(&t);
+    for (int i = 0; i < 100000; ++i) {
+        dst[i] = 3 * i;
+    }
+    MPI_Isend(dst, 100000, MPI_INT, next, 8, MPI_COMM_WORLD, &rq[0]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < 200000; ++i) {
+        CHECK(src[i] == (i % 2 == 0 ? 3 * (i / 2) : -1), "received element %d is %d after the type was freed in flight",
+              i, src[i]);
+    }
     free(src);
     free(dst);
+}
+
+/* MPI_Sendrecv_replace with a type that has gaps and a negative lower bound: the gaps stay as they
+ * were, the named bytes are the previous rank's. */
+static void replace(void)
+{
+    MPI_Datatype v, shifted, t;
+    MPI_Aint below = -3 * (MPI_Aint)sizeof(int);
+    MPI_Type_vector(50, 2, 3, MPI_INT, &v);
+    MPI_Type_create_hindexed_block(1, 1, &below, v, &shifted); /* the data starts 3 ints before buf */
+    MPI_Type_create_resized(shifted, below, 150 * (MPI_Aint)sizeof(int), &t);
+    MPI_Type_commit(&t);
+    int buf[300];
+    for (int i = 0; i < 300; ++i) {
+        buf[i] = rank * 1000 + i;
+    }
+    const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Status st;
+    MPI_Sendrecv_replace(buf + 3, 2, t, next, 11, prev, 11, MPI_COMM_WORLD, &st);
+    for (int at = 0; at < 300; ++at) {
+        const int i = at % 150; /* within an element; named: ints 3j and 3j+1 */
+        const int want = i % 3 == 2 ? rank * 1000 + at : prev * 1000 + at;
+        CHECK(buf[at] == want, "after MPI_Sendrecv_replace, int %d is %d, want %d", at, buf[at], want);
+    }
+    MPI_Type_free(&t);
+    MPI_Type_free(&shifted);
+    MPI_Type_free(&v);
 }
 
 /* Basic elements of a partial message (MPI-4.1 5.1.12). */
@@ -172,6 +216,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     types();
     free_in_flight();
+    replace();
     elements();
     external32();
     if (rank == 0) {
