@@ -7,29 +7,12 @@
 #include <vector>
 
 #include "ompi/datatype/datatype_derived.h"
+#include "ompi/datatype/type_checks.h"
 #include "ompi/datatype/type_functions.h"
-#include "ompi/errhandler/errhandler.h"
 
 namespace tessera::ompi::native {
 
 namespace {
-
-int fail(int code, const char *function, const std::string &detail)
-{
-    return raise_on_comm(MPI_COMM_SELF, code, function, detail);
-}
-
-/* The datatype argument `name`, or an error. */
-int old_type(const char *function, MPI_Datatype handle, const char *name, const Datatype **out)
-{
-    *out = datatype_lookup(handle);
-    if (*out == nullptr) {
-        return fail(MPI_ERR_TYPE, function,
-                    std::string(handle == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "an invalid datatype") +
-                        " in argument '" + name + "'");
-    }
-    return MPI_SUCCESS;
-}
 
 /* Appends counts to the contents: ints for the int forms, large counts for the _c forms. */
 struct Recorder {
@@ -69,14 +52,14 @@ int finish(Recorder &rec, std::vector<TypeRun> runs, MPI_Datatype *newtype, Resi
 
 int negative(const char *function, const char *what, MPI_Count v)
 {
-    return fail(MPI_ERR_ARG, function, std::string("negative ") + what + " (" + std::to_string(v) + ")");
+    return type_error(function, MPI_ERR_ARG, std::string("negative ") + what + " (" + std::to_string(v) + ")");
 }
 
 template <typename C>
 int contiguous_impl(const char *fn, bool large, C count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     Recorder rec(MPI_COMBINER_CONTIGUOUS, large);
@@ -91,7 +74,7 @@ int vector_impl(const char *fn, bool large, bool bytes, C count, C blocklength, 
                 MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     if (blocklength < 0) {
@@ -116,7 +99,7 @@ int indexed_impl(const char *fn, bool large, bool bytes, C count, const B blockl
                  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     Recorder rec(bytes ? MPI_COMBINER_HINDEXED : MPI_COMBINER_INDEXED, large);
@@ -149,7 +132,7 @@ int indexed_block_impl(const char *fn, bool large, bool bytes, C count, C blockl
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     if (blocklength < 0) {
@@ -191,7 +174,7 @@ int struct_impl(const char *fn, bool large, C count, const B blocklengths[], con
     for (C i = 0; i < count; ++i) {
         const Datatype *t = nullptr;
         const std::string arg = "array_of_types[" + std::to_string(i) + "]";
-        if (int rc = old_type(fn, types[i], arg.c_str(), &t); rc != MPI_SUCCESS) {
+        if (int rc = type_argument(fn, types[i], arg.c_str(), &t); rc != MPI_SUCCESS) {
             return rc;
         }
         rec.address(static_cast<MPI_Aint>(displacements[i]));
@@ -226,19 +209,19 @@ int subarray_impl(const char *fn, bool large, int ndims, const C sizes[], const 
                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     if (ndims <= 0) {
-        return fail(MPI_ERR_DIMS, fn, "ndims is " + std::to_string(ndims) + ", must be positive");
+        return type_error(fn, MPI_ERR_DIMS, "ndims is " + std::to_string(ndims) + ", must be positive");
     }
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
-        return fail(MPI_ERR_ARG, fn, "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+        return type_error(fn, MPI_ERR_ARG, "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
     }
     for (int i = 0; i < ndims; ++i) {
         if (sizes[i] <= 0 || subsizes[i] < 0 || subsizes[i] > sizes[i] || starts[i] < 0 ||
             starts[i] > sizes[i] - subsizes[i]) {
-            return fail(MPI_ERR_ARG, fn,
+            return type_error(fn, MPI_ERR_ARG,
                         "dimension " + std::to_string(i) + ": size " + std::to_string(sizes[i]) + ", subsize " +
                             std::to_string(subsizes[i]) + ", start " + std::to_string(starts[i]) +
                             " (need 0 < size, 0 <= subsize <= size, 0 <= start <= size - subsize)");
@@ -312,7 +295,7 @@ int darray_dim(const char *fn, const C gsizes[], int dim, int ndims, int nprocs,
     if (distrib == MPI_DISTRIBUTE_BLOCK) {
         const MPI_Count block = darg == MPI_DISTRIBUTE_DFLT_DARG ? (global + nprocs - 1) / nprocs : darg;
         if (block <= 0 || block * nprocs < global) {
-            return fail(MPI_ERR_ARG, fn,
+            return type_error(fn, MPI_ERR_ARG,
                         "dimension " + std::to_string(dim) + ": block size " + std::to_string(block) + " times " +
                             std::to_string(nprocs) + " processes does not cover " + std::to_string(global) +
                             " elements");
@@ -323,12 +306,12 @@ int darray_dim(const char *fn, const C gsizes[], int dim, int ndims, int nprocs,
         return MPI_SUCCESS;
     }
     if (distrib != MPI_DISTRIBUTE_CYCLIC) {
-        return fail(MPI_ERR_ARG, fn, "dimension " + std::to_string(dim) + ": unknown distribution " +
+        return type_error(fn, MPI_ERR_ARG, "dimension " + std::to_string(dim) + ": unknown distribution " +
                                          std::to_string(distrib));
     }
     const MPI_Count block = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
     if (block <= 0) {
-        return fail(MPI_ERR_ARG, fn, "dimension " + std::to_string(dim) + ": cyclic block size " +
+        return type_error(fn, MPI_ERR_ARG, "dimension " + std::to_string(dim) + ": cyclic block size " +
                                          std::to_string(block) + " is not positive");
     }
     const MPI_Count first = static_cast<MPI_Count>(coord) * block;
@@ -361,31 +344,31 @@ int darray_impl(const char *fn, bool large, int size, int rank, int ndims, const
                 const int dargs[], const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     if (size <= 0 || rank < 0 || rank >= size) {
-        return fail(MPI_ERR_RANK, fn, "rank " + std::to_string(rank) + " is not in a group of " + std::to_string(size));
+        return type_error(fn, MPI_ERR_RANK, "rank " + std::to_string(rank) + " is not in a group of " + std::to_string(size));
     }
     if (ndims <= 0) {
-        return fail(MPI_ERR_DIMS, fn, "ndims is " + std::to_string(ndims) + ", must be positive");
+        return type_error(fn, MPI_ERR_DIMS, "ndims is " + std::to_string(ndims) + ", must be positive");
     }
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
-        return fail(MPI_ERR_ARG, fn, "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+        return type_error(fn, MPI_ERR_ARG, "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
     }
     long grid = 1;
     for (int i = 0; i < ndims; ++i) {
         if (gsizes[i] <= 0 || psizes[i] <= 0) {
-            return fail(MPI_ERR_ARG, fn, "dimension " + std::to_string(i) + ": gsize and psize must be positive");
+            return type_error(fn, MPI_ERR_ARG, "dimension " + std::to_string(i) + ": gsize and psize must be positive");
         }
         if (distribs[i] == MPI_DISTRIBUTE_NONE && psizes[i] != 1) {
-            return fail(MPI_ERR_ARG, fn, "dimension " + std::to_string(i) + " is MPI_DISTRIBUTE_NONE with psize " +
+            return type_error(fn, MPI_ERR_ARG, "dimension " + std::to_string(i) + " is MPI_DISTRIBUTE_NONE with psize " +
                                              std::to_string(psizes[i]) + " (must be 1)");
         }
         grid *= psizes[i];
     }
     if (grid != size) {
-        return fail(MPI_ERR_ARG, fn, "the process grid holds " + std::to_string(grid) + " processes, not size " +
+        return type_error(fn, MPI_ERR_ARG, "the process grid holds " + std::to_string(grid) + " processes, not size " +
                                          std::to_string(size));
     }
     Recorder rec(MPI_COMBINER_DARRAY, large);
@@ -438,7 +421,7 @@ template <typename C>
 int resized_impl(const char *fn, bool large, MPI_Datatype oldtype, C lb, C extent, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     Recorder rec(MPI_COMBINER_RESIZED, large);
@@ -456,7 +439,7 @@ int f90_impl(const char *fn, int combiner, std::vector<int> params, MPI_Datatype
     rec.c.ints = std::move(params);
     const Datatype *t = datatype_lookup(base);
     if (t == nullptr) {
-        return fail(MPI_ERR_ARG, fn, "no such Fortran kind here");
+        return type_error(fn, MPI_ERR_ARG, "no such Fortran kind here");
     }
     Datatype *d = derived_create(std::move(rec.c), {{t, 0, 1, 1, 0}});
     derived_commit(d->derived); /* usable at once, as a named type is */
@@ -579,7 +562,7 @@ int type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, 
 int type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const Datatype *old = nullptr;
-    if (int rc = old_type("MPI_Type_dup", oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_dup", oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
     }
     Recorder rec(MPI_COMBINER_DUP, false);
@@ -592,35 +575,43 @@ int type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (datatype_committed(old)) {
         if (int rc = derived_commit(t->derived); rc != MPI_SUCCESS) {
             datatype_release(t);
-            return fail(rc, "MPI_Type_dup", "the dte framework made no plan for the duplicate");
+            return type_error("MPI_Type_dup", rc, "the dte framework made no plan for the duplicate");
         }
     }
     *newtype = datatype_handle(t);
     return MPI_SUCCESS;
 }
 
+namespace {
+
 /* gfortran's kinds: REAL(4) holds 6 digits and exponents to 37, REAL(8) 15 and 307, REAL(16) 33 and
- * 4931; INTEGER(k) holds 2, 4, 9, 18, 38 decimal digits for k = 1, 2, 4, 8, 16. */
-int type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+ * 4931 (COMPLEX the same per part); INTEGER(k) holds 2, 4, 9, 18, 38 decimal digits for k = 1, 2, 4, 8,
+ * 16. `kinds` are the types of the three real kinds. */
+int f90_floating(const char *fn, int combiner, int p, int r, const MPI_Datatype kinds[3], MPI_Datatype *newtype)
 {
     if (p == MPI_UNDEFINED && r == MPI_UNDEFINED) {
-        return fail(MPI_ERR_ARG, "MPI_Type_create_f90_real", "p and r are both MPI_UNDEFINED");
+        return type_error(fn, MPI_ERR_ARG, "p and r are both MPI_UNDEFINED");
     }
     const int pp = p == MPI_UNDEFINED ? 0 : p, rr = r == MPI_UNDEFINED ? 0 : r;
-    MPI_Datatype base = pp <= 6 && rr <= 37 ? MPI_REAL4 : pp <= 15 && rr <= 307 ? MPI_REAL8
-                        : pp <= 33 && rr <= 4931 ? MPI_REAL16 : MPI_DATATYPE_NULL;
-    return f90_impl("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, {p, r}, base, newtype);
+    const MPI_Datatype base = pp <= 6 && rr <= 37     ? kinds[0]
+                              : pp <= 15 && rr <= 307 ? kinds[1]
+                              : pp <= 33 && rr <= 4931 ? kinds[2]
+                                                       : MPI_DATATYPE_NULL;
+    return f90_impl(fn, combiner, {p, r}, base, newtype);
+}
+
+} // namespace
+
+int type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    const MPI_Datatype kinds[3] = {MPI_REAL4, MPI_REAL8, MPI_REAL16};
+    return f90_floating("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, kinds, newtype);
 }
 
 int type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
-    if (p == MPI_UNDEFINED && r == MPI_UNDEFINED) {
-        return fail(MPI_ERR_ARG, "MPI_Type_create_f90_complex", "p and r are both MPI_UNDEFINED");
-    }
-    const int pp = p == MPI_UNDEFINED ? 0 : p, rr = r == MPI_UNDEFINED ? 0 : r;
-    MPI_Datatype base = pp <= 6 && rr <= 37 ? MPI_COMPLEX8 : pp <= 15 && rr <= 307 ? MPI_COMPLEX16
-                        : pp <= 33 && rr <= 4931 ? MPI_COMPLEX32 : MPI_DATATYPE_NULL;
-    return f90_impl("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, {p, r}, base, newtype);
+    const MPI_Datatype kinds[3] = {MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
+    return f90_floating("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, kinds, newtype);
 }
 
 int type_create_f90_integer(int r, MPI_Datatype *newtype)
@@ -634,7 +625,7 @@ int type_create_f90_integer(int r, MPI_Datatype *newtype)
 int type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type)
 {
     if (datatype_lookup(value_type) == nullptr || datatype_lookup(index_type) == nullptr) {
-        return fail(MPI_ERR_TYPE, "MPI_Type_get_value_index", "an invalid datatype");
+        return type_error("MPI_Type_get_value_index", MPI_ERR_TYPE, "an invalid datatype");
     }
     *pair_type = MPI_DATATYPE_NULL;
     if (index_type == MPI_INT) {

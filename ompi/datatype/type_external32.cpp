@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "ompi/datatype/datatype_derived.h"
+#include "ompi/datatype/type_checks.h"
 #include "ompi/datatype/type_functions.h"
 #include "ompi/errhandler/errhandler.h"
 
@@ -188,12 +189,7 @@ int check(const char *fn, const char *datarep, MPI_Datatype datatype, const Data
                              std::string("data representation \"") + (datarep != nullptr ? datarep : "(null)") +
                                  "\": only \"external32\" is defined");
     }
-    *out = datatype_lookup(datatype);
-    if (*out == nullptr || !datatype_committed(*out)) {
-        return raise_on_comm(MPI_COMM_SELF, MPI_ERR_TYPE, fn,
-                             *out == nullptr ? "invalid datatype" : "the datatype is not committed");
-    }
-    return MPI_SUCCESS;
+    return type_committed_argument(fn, datatype, MPI_COMM_SELF, out);
 }
 
 int pack_ext(const char *fn, const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ompi/datatype/convertor.h"
+#include "ompi/datatype/type_checks.h"
 #include "ompi/datatype/type_functions.h"
 #include "ompi/errhandler/errhandler.h"
 
@@ -10,24 +11,11 @@ namespace tessera::ompi::native {
 
 namespace {
 
-int checked_type(const char *fn, MPI_Datatype datatype, MPI_Comm comm, const Datatype **out)
-{
-    *out = datatype_lookup(datatype);
-    if (*out == nullptr) {
-        return raise_on_comm(comm, MPI_ERR_TYPE, fn,
-                             datatype == MPI_DATATYPE_NULL ? "the datatype is MPI_DATATYPE_NULL" : "invalid datatype");
-    }
-    if (!datatype_committed(*out)) {
-        return raise_on_comm(comm, MPI_ERR_TYPE, fn, "the datatype is not committed (MPI_Type_commit)");
-    }
-    return MPI_SUCCESS;
-}
-
 int pack_impl(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
               MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
     const Datatype *t = nullptr;
-    if (int rc = checked_type(fn, datatype, comm, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_committed_argument(fn, datatype, comm, &t); rc != MPI_SUCCESS) {
         return rc;
     }
     const MPI_Count bytes = incount * static_cast<MPI_Count>(t->size);
@@ -47,7 +35,7 @@ int unpack_impl(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *
                 MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
     const Datatype *t = nullptr;
-    if (int rc = checked_type(fn, datatype, comm, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_committed_argument(fn, datatype, comm, &t); rc != MPI_SUCCESS) {
         return rc;
     }
     const MPI_Count bytes = outcount * static_cast<MPI_Count>(t->size);
@@ -97,7 +85,7 @@ int unpack(const void *inbuf, int insize, int *position, void *outbuf, int outco
 int pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
 {
     const Datatype *t = nullptr;
-    if (int rc = checked_type("MPI_Pack_size", datatype, comm, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_committed_argument("MPI_Pack_size", datatype, comm, &t); rc != MPI_SUCCESS) {
         return rc;
     }
     *size = incount * static_cast<MPI_Count>(t->size);

@@ -6,28 +6,13 @@
 #include <string>
 
 #include "ompi/datatype/datatype_derived.h"
+#include "ompi/datatype/type_checks.h"
 #include "ompi/datatype/type_functions.h"
-#include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/pml_request.h"
 
 namespace tessera::ompi::native {
 
 namespace {
-
-int fail(int code, const char *function, const std::string &detail)
-{
-    return raise_on_comm(MPI_COMM_SELF, code, function, detail);
-}
-
-int lookup(const char *function, MPI_Datatype handle, const Datatype **out)
-{
-    *out = datatype_lookup(handle);
-    if (*out == nullptr) {
-        return fail(MPI_ERR_TYPE, function,
-                    handle == MPI_DATATYPE_NULL ? "the datatype is MPI_DATATYPE_NULL" : "invalid datatype");
-    }
-    return MPI_SUCCESS;
-}
 
 /* Names given to predefined datatypes with MPI_Type_set_name (rare; their objects are constant). */
 std::mutex names_lock;
@@ -48,14 +33,14 @@ int to_int(MPI_Count v)
 int type_commit(MPI_Datatype *datatype)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_commit", *datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_commit", *datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     if (t->derived == nullptr) {
         return MPI_SUCCESS; /* predefined types are committed */
     }
     if (derived_commit(t->derived) != MPI_SUCCESS) {
-        return fail(MPI_ERR_INTERN, "MPI_Type_commit",
+        return type_error("MPI_Type_commit", MPI_ERR_INTERN,
                     "no datatype engine made a plan for this type (is every dte component excluded?)");
     }
     return MPI_SUCCESS;
@@ -64,13 +49,13 @@ int type_commit(MPI_Datatype *datatype)
 int type_free(MPI_Datatype *datatype)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_free", *datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_free", *datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     if (t->derived == nullptr || t->derived->contents.combiner == MPI_COMBINER_F90_REAL ||
         t->derived->contents.combiner == MPI_COMBINER_F90_COMPLEX ||
         t->derived->contents.combiner == MPI_COMBINER_F90_INTEGER) {
-        return fail(MPI_ERR_TYPE, "MPI_Type_free", std::string("cannot free the predefined datatype ") +
+        return type_error("MPI_Type_free", MPI_ERR_TYPE, std::string("cannot free the predefined datatype ") +
                                                        (t->derived == nullptr ? t->name : "of MPI_Type_create_f90_*"));
     }
     /* Operations in flight and parent types hold their own references: the type lives on for them. */
@@ -83,7 +68,7 @@ int type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Coun
                         MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_get_envelope", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_get_envelope", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     if (t->derived == nullptr) {
@@ -107,7 +92,7 @@ int type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_address
         return rc;
     }
     if (nc != 0) {
-        return fail(MPI_ERR_TYPE, "MPI_Type_get_envelope",
+        return type_error("MPI_Type_get_envelope", MPI_ERR_TYPE,
                     "the datatype was made by a large-count constructor: use MPI_Type_get_envelope_c");
     }
     *num_integers = static_cast<int>(ni);
@@ -122,18 +107,18 @@ int type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count
 {
     const char *fn = "MPI_Type_get_contents";
     const Datatype *t = nullptr;
-    if (int rc = lookup(fn, datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument(fn, datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     if (t->derived == nullptr) {
-        return fail(MPI_ERR_TYPE, fn, std::string(t->name) + " is a named datatype: it has no contents");
+        return type_error(fn, MPI_ERR_TYPE, std::string(t->name) + " is a named datatype: it has no contents");
     }
     const TypeContents &c = t->derived->contents;
     if (max_integers < static_cast<MPI_Count>(c.ints.size()) ||
         max_addresses < static_cast<MPI_Count>(c.addresses.size()) ||
         max_large_counts < static_cast<MPI_Count>(c.counts.size()) ||
         max_datatypes < static_cast<MPI_Count>(c.types.size())) {
-        return fail(MPI_ERR_ARG, fn, "the arrays are smaller than MPI_Type_get_envelope says they must be");
+        return type_error(fn, MPI_ERR_ARG, "the arrays are smaller than MPI_Type_get_envelope says they must be");
     }
     std::copy(c.ints.begin(), c.ints.end(), integers);
     std::copy(c.addresses.begin(), c.addresses.end(), addresses);
@@ -151,7 +136,7 @@ int type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses
 {
     const Datatype *t = datatype_lookup(datatype);
     if (t != nullptr && t->derived != nullptr && t->derived->contents.large) {
-        return fail(MPI_ERR_TYPE, "MPI_Type_get_contents",
+        return type_error("MPI_Type_get_contents", MPI_ERR_TYPE,
                     "the datatype was made by a large-count constructor: use MPI_Type_get_contents_c");
     }
     return type_get_contents_c(datatype, max_integers, max_addresses, 0, max_datatypes, integers, addresses, nullptr,
@@ -161,7 +146,7 @@ int type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses
 int type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_size", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_size", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     *size = static_cast<MPI_Count>(t->size);
@@ -181,7 +166,7 @@ int type_size(MPI_Datatype datatype, int *size)
 int type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_get_extent", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_get_extent", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     *lb = t->lb;
@@ -203,7 +188,7 @@ int type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 int type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_get_true_extent", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_get_true_extent", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     *true_lb = t->true_lb;
@@ -225,11 +210,11 @@ int type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *tru
 int type_set_name(MPI_Datatype datatype, const char *name)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_set_name", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_set_name", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     if (name == nullptr) {
-        return fail(MPI_ERR_ARG, "MPI_Type_set_name", "the name is NULL");
+        return type_error("MPI_Type_set_name", MPI_ERR_ARG, "the name is NULL");
     }
     /* names longer than MPI_MAX_OBJECT_NAME - 1 are truncated (MPI-4.1 7.8) */
     const std::string n(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
@@ -246,7 +231,7 @@ int type_set_name(MPI_Datatype datatype, const char *name)
 int type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Type_get_name", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Type_get_name", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     std::string n;
@@ -280,11 +265,11 @@ int type_match_size(int typeclass, int size, MPI_Datatype *datatype)
             : size == 32 ? MPI_COMPLEX32 : MPI_DATATYPE_NULL;
         break;
     default:
-        return fail(MPI_ERR_ARG, "MPI_Type_match_size", "typeclass " + std::to_string(typeclass) +
+        return type_error("MPI_Type_match_size", MPI_ERR_ARG, "typeclass " + std::to_string(typeclass) +
                                                             " is none of MPI_TYPECLASS_REAL, _INTEGER, _COMPLEX");
     }
     if (t == MPI_DATATYPE_NULL) {
-        return fail(MPI_ERR_ARG, "MPI_Type_match_size", "no type of that class has " + std::to_string(size) + " bytes");
+        return type_error("MPI_Type_match_size", MPI_ERR_ARG, "no type of that class has " + std::to_string(size) + " bytes");
     }
     *datatype = t;
     return MPI_SUCCESS;
@@ -293,7 +278,7 @@ int type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 int get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     const Datatype *t = nullptr;
-    if (int rc = lookup("MPI_Get_elements", datatype, &t); rc != MPI_SUCCESS) {
+    if (int rc = type_argument("MPI_Get_elements", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;
     }
     const std::size_t bytes = pml::status_count(status);
