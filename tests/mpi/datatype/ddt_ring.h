@@ -63,10 +63,7 @@ static inline void ring(const char *name, MPI_Datatype t, int count, int tag)
           name, count);
     /* and bytes received into the type; MPICH 4.0.2 (ch4:ucx) reports a large byte message received
      * into a non-contiguous type as truncated, natively too, so it is spared that leg */
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int vlen = 0;
-    MPI_Get_library_version(version, &vlen);
-    if (strstr(version, "MPICH") != NULL && psize > 8192) {
+    if (runtime_is("MPICH") && psize > 8192) {
         free(src);
         free(dst);
         free(want);

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CHECK(cond, ...)                                                                                   \
     do {                                                                                                   \
@@ -63,6 +64,16 @@ static inline void p2p_barrier(void)
         MPI_Send(&token, 1, MPI_INT, 0, 32000, MPI_COMM_WORLD);
         MPI_Recv(&token, 1, MPI_INT, 0, 32001, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
+}
+
+/* Whether the MPI library underneath names itself `name` ("Open MPI", "MPICH"): translated, the tests
+ * spare a runtime the promises it breaks natively too. */
+static inline int runtime_is(const char *name)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, name) != NULL;
 }
 
 #endif
