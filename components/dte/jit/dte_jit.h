@@ -11,6 +11,8 @@
 #define TESSERA_COMPONENTS_DTE_JIT_DTE_JIT_H
 
 #include <atomic>
+#include <cinttypes>
+#include <cstdio>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -111,16 +113,20 @@ std::shared_ptr<CodeEntry> cache_acquire(const mca_dte_type_desc_t *type, bool *
 /* Live entries (tests). */
 size_t cache_size();
 
-/* The background compiler (dte_jit_compiler.cpp). */
-/* Initializes LLVM's native target once per process; false if the host has none. */
-bool llvm_initialize();
-/* Starts the compile thread (component open); idempotent. */
+/*
+ * The background compiler. LLVM lives in a library of its own, libtessera_dte_jit_llvm.so beside this
+ * component's DSO (dte_jit_backend.h): opening the component costs nothing, and the library (with
+ * libLLVM, ~50 MiB and ~20 ms to map) is loaded by the first compile request, so a process that never
+ * commits a derived type never maps LLVM (dte_jit_backend_loader.cpp).
+ */
+/* Enables compiling (component open); cheap, loads nothing. */
 int compiler_start();
-/* Stops and joins it, dropping queued work (component close); code already compiled stays valid until its
- * last entry goes. */
+/* Stops and joins the compile thread if one runs, dropping queued work (component close); code already
+ * compiled stays valid until its last entry goes. */
 void compiler_stop();
-/* Queues an entry unless already requested; the queue holds it weakly, so a type freed before its turn
- * costs no compile. */
+/* Queues an entry unless already requested, loading the LLVM library on the first request; the queue
+ * holds it weakly, so a type freed before its turn costs no compile. An entry that cannot be compiled
+ * (no library, no target for this host) is marked done and failed: its plans keep interpreting. */
 void compiler_submit(const std::shared_ptr<CodeEntry> &entry);
 
 /* Plans (dte_jit_plan.cpp). */
@@ -129,7 +135,12 @@ int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan);
 std::shared_ptr<CodeEntry> plan_code(const mca_dte_plan_t *plan);
 
 /* "1a2b3c4d": the short signature hash printed by dte_jit_verbose. */
-std::string short_hash(uint64_t hash);
+inline std::string short_hash(uint64_t hash)
+{
+    char text[9];
+    std::snprintf(text, sizeof text, "%08" PRIx32, static_cast<uint32_t>(hash ^ (hash >> 32)));
+    return text;
+}
 
 } // namespace tessera::ompi::dte_jit
 

@@ -101,13 +101,6 @@ uint64_t signature_hash(const std::string &key)
     return h;
 }
 
-std::string short_hash(uint64_t hash)
-{
-    char text[17];
-    std::snprintf(text, sizeof text, "%08" PRIx32, static_cast<uint32_t>(hash ^ (hash >> 32)));
-    return text;
-}
-
 bool CodeEntry::wait_done(std::chrono::milliseconds timeout)
 {
     std::unique_lock lock(mutex);

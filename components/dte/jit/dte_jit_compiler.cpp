@@ -15,7 +15,7 @@
 #include <deque>
 #include <thread>
 
-#include "components/dte/jit/dte_jit.h"
+#include "components/dte/jit/dte_jit_backend.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -35,6 +35,9 @@
 namespace tessera::ompi::dte_jit {
 namespace {
 
+/* The component's parameters, handed over by start(). */
+const Params *config = nullptr;
+
 /* The JIT and the target machine used to optimize for it. Shared: compiled code holds it alive, so a
  * plan that outlives the compile thread still has valid code. */
 struct Engine {
@@ -49,7 +52,7 @@ std::shared_ptr<Engine> engine_create()
         llvm::consumeError(host.takeError());
         return nullptr;
     }
-    host->setCodeGenOptLevel(params.opt == kOptNone ? llvm::CodeGenOpt::Less : llvm::CodeGenOpt::Default);
+    host->setCodeGenOptLevel(config->opt == kOptNone ? llvm::CodeGenOpt::Less : llvm::CodeGenOpt::Default);
     auto machine = host->createTargetMachine();
     if (!machine) {
         llvm::consumeError(machine.takeError());
@@ -126,10 +129,10 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
         fn.addFnAttr("target-features", engine->machine->getTargetFeatureString());
     }
     /* A bug in codegen must leave the type interpreted, not crash the optimizer. */
-    if (llvm::verifyModule(*module, params.verbose > 0 ? &llvm::errs() : nullptr))
+    if (llvm::verifyModule(*module, config->verbose > 0 ? &llvm::errs() : nullptr))
         return false;
-    optimize(*module, engine->machine.get(), params.opt);
-    if (params.verbose > 1)
+    optimize(*module, engine->machine.get(), config->opt);
+    if (config->verbose > 1)
         module->print(llvm::errs(), nullptr); /* what the vectorizer made of it */
 
     llvm::orc::LLJIT &jit = *engine->jit;
@@ -201,7 +204,7 @@ private:
                 engine_failed = engine == nullptr;
             }
             const bool ok = engine && compile(engine, *entry);
-            if (ok && params.verbose > 0)
+            if (ok && config->verbose > 0)
                 std::fprintf(stderr, "dte jit: type %s ready %.1f ms (compile %.1f ms, compiled)\n",
                              short_hash(entry->hash).c_str(), ms_since(entry->created), entry->compile_ms);
             {
@@ -239,8 +242,6 @@ std::mutex compiler_mutex;
  * destructor (the exit path would wait on it); the component's close stops it. */
 Compiler *compiler = nullptr;
 
-} // namespace
-
 bool llvm_initialize()
 {
     static std::once_flag once;
@@ -251,17 +252,18 @@ bool llvm_initialize()
     return ok;
 }
 
-int compiler_start()
+int start(const Params *params)
 {
     if (!llvm_initialize())
         return TESSERA_ERR_NOT_AVAILABLE;
     std::lock_guard lock(compiler_mutex);
+    config = params;
     if (!compiler)
         compiler = new Compiler;
     return TESSERA_SUCCESS;
 }
 
-void compiler_stop()
+void stop()
 {
     Compiler *stopping = nullptr;
     {
@@ -271,19 +273,26 @@ void compiler_stop()
     delete stopping; /* joins outside the lock: a compile in flight finishes first */
 }
 
-void compiler_submit(const std::shared_ptr<CodeEntry> &entry)
+/* Entries that reach no compiler end failed, so that waiters wake and plans keep interpreting. */
+void submit(const std::shared_ptr<CodeEntry> &entry)
 {
-    if (entry->requested.exchange(true))
-        return;
     std::lock_guard lock(compiler_mutex);
-    if (compiler)
+    if (compiler) {
         compiler->submit(entry);
-    else {
-        std::lock_guard entry_lock(entry->mutex);
-        entry->done = true;
-        entry->failed = true;
-        entry->cv.notify_all();
+        return;
     }
+    std::lock_guard entry_lock(entry->mutex);
+    entry->done = true;
+    entry->failed = true;
+    entry->cv.notify_all();
 }
 
+const Backend backend = {kBackendAbi, start, stop, submit};
+
+} // namespace
 } // namespace tessera::ompi::dte_jit
+
+extern "C" const tessera::ompi::dte_jit::Backend *tessera_dte_jit_backend(void)
+{
+    return &tessera::ompi::dte_jit::backend;
+}

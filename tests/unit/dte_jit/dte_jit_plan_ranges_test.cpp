@@ -108,7 +108,10 @@ TEST_F(DteJit, ConcurrentPacksWhileCodeIsPublished)
                 }
             });
         code->wait_done(30s);
-        std::this_thread::sleep_for(5ms);
+        /* Until each side was seen at least once after publishing (bounded: a loaded machine may not run
+         * the threads for a while). */
+        for (int i = 0; i < 10000 && compiled.load() < 3; ++i)
+            std::this_thread::sleep_for(1ms);
         stop = true;
         for (auto &th : threads)
             th.join();

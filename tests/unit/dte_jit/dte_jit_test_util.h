@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "components/dte/jit/dte_jit.h"
+#include "components/dte/jit/dte_jit_backend.h"
 #include "frameworks/dte/base/dte_base_program.h"
 
 namespace dte_jit_test {
@@ -210,6 +210,8 @@ protected:
     void SetUp() override
     {
         jit::params = jit::Params{};
+        /* Linked in, so the component's loader finds it in the process instead of beside the DSO. */
+        ASSERT_NE(tessera_dte_jit_backend(), nullptr);
         ASSERT_EQ(jit::compiler_start(), TESSERA_SUCCESS);
     }
     void TearDown() override
