@@ -202,7 +202,20 @@ bool ArchiveReader::read_definitions(Definitions &defs, std::string &error)
     };
     for (LocationDef &l : defs.locations) {
         l.name = name(state.location_name[l.ref]);
-        locations_.push_back(l.ref);
+    }
+    /*
+     * Locations that recorded nothing may have no event file at all (then OTF2 cannot make the
+     * global reader). Trust the counts, unless the writer left them all zero.
+     */
+    for (const LocationDef &l : defs.locations) {
+        if (l.events > 0) {
+            locations_.push_back(l.ref);
+        }
+    }
+    if (locations_.empty()) {
+        for (const LocationDef &l : defs.locations) {
+            locations_.push_back(l.ref);
+        }
     }
     for (auto &[ref, c] : defs.comms) {
         c.name = name(state.comm_name[ref]);
@@ -240,7 +253,12 @@ bool ArchiveReader::read_events(RecordSink &sink, uint64_t &events, std::string 
     }
     for (uint64_t loc : locations_) {
         /* The global reader below takes over the local readers made here. */
-        OTF2_Reader_GetEvtReader(reader_, loc);
+        if (OTF2_Reader_GetEvtReader(reader_, loc) == nullptr) {
+            error = otf2_error(("cannot read the events of location " + std::to_string(loc)).c_str(),
+                               OTF2_ERROR_INVALID);
+            OTF2_Reader_CloseEvtFiles(reader_);
+            return false;
+        }
     }
     OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(reader_);
     if (ger == nullptr) {

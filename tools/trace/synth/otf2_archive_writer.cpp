@@ -182,6 +182,9 @@ bool ArchiveWriter::write_definitions(const std::map<uint64_t, uint64_t> &counts
             OTF2_GlobalDefWriter_WriteInterComm(g, c.ref, name, a, b, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
             break;
         }
+        case CommSpec::Kind::Broken:
+            OTF2_GlobalDefWriter_WriteComm(g, c.ref, name, 1000000, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+            break;
         }
     }
     OTF2_Archive_CloseGlobalDefWriter(archive_, g);
@@ -192,6 +195,10 @@ bool ArchiveWriter::close()
 {
     if (archive_ == nullptr) {
         return ok();
+    }
+    /* Every location gets its event file, even an empty one, as tracers write them. */
+    for (uint64_t loc : all_locations()) {
+        events(loc);
     }
     std::map<uint64_t, uint64_t> counts;
     for (const auto &[loc, w] : writers_) {

@@ -22,6 +22,7 @@ struct CommSpec {
         Locations,     /* the COMM_LOCATIONS group itself (rank = world rank) */
         Self,          /* the COMM_SELF group */
         Inter,         /* an inter-communicator between `members` (group A) and `members_b` */
+        Broken,        /* names a group that is never defined (a damaged archive) */
     };
     uint32_t ref = 0;
     std::string name;
