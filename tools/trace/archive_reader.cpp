@@ -11,32 +11,34 @@ namespace tessera::trace {
 namespace {
 
 /*
- * OTF2 prints its errors to stderr unless given a handler. Keep the last one instead, so that the
- * tool's own message ("cannot open ...: <OTF2's reason>") is the one the user sees.
+ * OTF2 prints its errors to stderr unless given a handler, one per level of its call stack. Keep the
+ * first (the cause: "File or directory does not exist: POSIX: 'x.otf2'") for the tool's own message.
  */
-thread_local std::string otf2_last_error;
+thread_local std::string otf2_first_error;
 
 OTF2_ErrorCode keep_otf2_error(void *, const char *, uint64_t, const char *, OTF2_ErrorCode code,
                                const char *format, va_list args)
 {
+    if (!otf2_first_error.empty()) {
+        return code;
+    }
     char text[512];
     std::vsnprintf(text, sizeof text, format, args);
-    otf2_last_error = std::string(OTF2_Error_GetDescription(code)) + (text[0] ? ": " : "") + text;
+    otf2_first_error = std::string(OTF2_Error_GetDescription(code)) + (text[0] ? ": " : "") + text;
     return code;
 }
 
 std::string otf2_error(const char *what, OTF2_ErrorCode code)
 {
-    std::string reason = otf2_last_error.empty() ? OTF2_Error_GetDescription(code) : otf2_last_error;
-    otf2_last_error.clear();
+    std::string reason = otf2_first_error.empty() ? OTF2_Error_GetDescription(code) : otf2_first_error;
+    otf2_first_error.clear();
     return std::string(what) + ": " + reason;
 }
 
-/* Global definitions arrive before their strings are known to be complete: names resolve at the end. */
+/* Strings may be defined after the definitions naming them: names resolve at the end. */
 struct DefState {
     Definitions *defs;
     std::unordered_map<uint32_t, std::string> strings;
-    std::unordered_map<uint64_t, uint32_t> location_name;
     std::unordered_map<uint32_t, uint32_t> comm_name;
 };
 
@@ -54,12 +56,10 @@ OTF2_CallbackCode on_string(void *user, OTF2_StringRef ref, const char *text)
     return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_location(void *user, OTF2_LocationRef ref, OTF2_StringRef name, OTF2_LocationType type,
+OTF2_CallbackCode on_location(void *user, OTF2_LocationRef ref, OTF2_StringRef, OTF2_LocationType type,
                               uint64_t events, OTF2_LocationGroupRef group)
 {
-    auto &s = *static_cast<DefState *>(user);
-    s.defs->locations.push_back(LocationDef{ref, {}, type, events, group});
-    s.location_name[ref] = name;
+    static_cast<DefState *>(user)->defs->locations.push_back(LocationDef{ref, type, events, group});
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -148,12 +148,12 @@ OTF2_CallbackCode on_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp t, void *use
 std::unique_ptr<ArchiveReader> ArchiveReader::open(const std::string &anchor_path, std::string &error)
 {
     OTF2_Error_RegisterCallback(keep_otf2_error, nullptr);
-    otf2_last_error.clear();
+    otf2_first_error.clear();
     OTF2_Reader *reader = OTF2_Reader_Open(anchor_path.c_str());
     if (reader == nullptr) {
         error = "cannot open OTF2 archive '" + anchor_path + "'" +
-                (otf2_last_error.empty() ? "" : ": " + otf2_last_error);
-        otf2_last_error.clear();
+                (otf2_first_error.empty() ? "" : ": " + otf2_first_error);
+        otf2_first_error.clear();
         return nullptr;
     }
     std::unique_ptr<ArchiveReader> r(new ArchiveReader(reader));
@@ -186,7 +186,7 @@ bool ArchiveReader::read_definitions(Definitions &defs, std::string &error)
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_inter_comm);
-    DefState state{&defs, {}, {}, {}};
+    DefState state{&defs, {}, {}};
     OTF2_Reader_RegisterGlobalDefCallbacks(reader_, gdr, cb, &state);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t count = 0;
@@ -200,9 +200,6 @@ bool ArchiveReader::read_definitions(Definitions &defs, std::string &error)
         auto it = state.strings.find(ref);
         return it == state.strings.end() ? std::string() : it->second;
     };
-    for (LocationDef &l : defs.locations) {
-        l.name = name(state.location_name[l.ref]);
-    }
     /*
      * Locations that recorded nothing may have no event file at all (then OTF2 cannot make the
      * global reader). Trust the counts, unless the writer left them all zero.
@@ -246,7 +243,7 @@ bool ArchiveReader::read_events(RecordSink &sink, uint64_t &events, std::string 
         }
         OTF2_Reader_CloseDefFiles(reader_);
     }
-    otf2_last_error.clear();
+    otf2_first_error.clear();
     if (OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader_); rc != OTF2_SUCCESS) {
         error = otf2_error("cannot open the event files", rc);
         return false;

@@ -1,7 +1,7 @@
 /*
  * The global definitions tessera-trace needs from an OTF2 archive: the clock, the locations, the groups
- * and the communicators, as the archive states them (raw OTF2 references and enum values; names
- * resolved from the string definitions). rank_map turns them into rank-to-process tables.
+ * and the communicators, as the archive states them (raw OTF2 references and enum values;
+ * communicator names resolved from the string definitions). rank_map turns them into rank-to-process tables.
  */
 #ifndef TESSERA_TOOLS_TRACE_DEFINITIONS_H
 #define TESSERA_TOOLS_TRACE_DEFINITIONS_H
@@ -18,7 +18,6 @@ namespace tessera::trace {
 
 struct LocationDef {
     uint64_t ref = 0;
-    std::string name;
     uint8_t type = 0; /* OTF2_LocationType */
     uint64_t events = 0;
     uint32_t location_group = 0;

@@ -16,7 +16,7 @@ std::string text_matrix(const TraceAnalysis &a);
 /* One line per communicating pair: messages, bytes, latency min/mean/max, bandwidth. */
 std::string text_pairs(const TraceAnalysis &a);
 
-/* {"archive", "summary", "warnings", "matrix", "pairs"}. */
+/* {"archive", "summary", "communicators", "warnings", "matrix", "pairs"}. */
 nlohmann::ordered_json json_report(const TraceAnalysis &a);
 
 } // namespace tessera::trace

@@ -74,6 +74,16 @@ json matrix(const TraceAnalysis &a)
     return {{"processes", n}, {"messages", messages}, {"bytes", bytes}};
 }
 
+/* What the "comm" numbers of the message list and the warnings stand for. */
+json communicators(const Definitions &d)
+{
+    json out = json::array();
+    for (const auto &[ref, c] : d.comms) {
+        out.push_back({{"id", ref}, {"name", c.name}, {"inter", c.inter}});
+    }
+    return out;
+}
+
 json pairs(const TraceAnalysis &a)
 {
     const Clock &clock = a.clock();
@@ -99,6 +109,7 @@ nlohmann::ordered_json json_report(const TraceAnalysis &a)
 {
     return {{"archive", a.archive()},
             {"summary", summary(a)},
+            {"communicators", communicators(a.definitions())},
             {"warnings", warnings(a.warnings())},
             {"matrix", matrix(a)},
             {"pairs", pairs(a)}};

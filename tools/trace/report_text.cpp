@@ -12,9 +12,9 @@ namespace {
 
 std::string format(const char *fmt, auto... args)
 {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    return buf;
+    std::string out(static_cast<size_t>(std::snprintf(nullptr, 0, fmt, args...)), '\0');
+    std::snprintf(out.data(), out.size() + 1, fmt, args...);
+    return out;
 }
 
 /* One table of `value(pair)` with right-aligned columns, zero where a pair did not communicate. */

@@ -79,6 +79,7 @@ TEST(TraceReports, JsonDocument)
     EXPECT_EQ(doc["summary"]["events"], 8);
     EXPECT_DOUBLE_EQ(doc["summary"]["first_send"].get<double>(), 1e-6);
     EXPECT_DOUBLE_EQ(doc["summary"]["last_receive"].get<double>(), 9e-6);
+    EXPECT_EQ(doc["communicators"], json::parse(R"([{"id": 0, "name": "MPI_COMM_WORLD", "inter": false}])"));
     EXPECT_EQ(doc["warnings"]["total"], 0);
     EXPECT_EQ(doc["matrix"]["processes"], 3);
     EXPECT_EQ(doc["matrix"]["messages"], json::parse("[[0,2,0],[0,0,1],[1,0,0]]"));

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Times tessera-trace on a synthetic archive of EVENTS events (default 10 million) and reports events per
 # second and the peak resident memory (GNU time -v).
-#   bash tools/trace/bench/trace_bench.sh [BUILD_DIR] [EVENTS] [RANKS]
+#   bash tools/trace/bench/trace_bench.sh [BUILD_DIR] [EVENTS] [RANKS] [--no-regions]
+# (--no-regions: only MPI records, no Enter/Leave: every event goes through matching)
 set -euo pipefail
 build=${1:-build}
 events=${2:-10000000}
 ranks=${3:-8}
+synth_flags=${4:-}
 [ -x "$build/bench/trace_synth" ] && [ -x "$build/bin/tessera-trace" ] ||
   { echo "trace_bench: build trace_synth and tessera-trace in $build first" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "trace_bench: needs GNU time (Debian package time)" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$build/bench/trace_synth" "$work/archive" "$events" "$ranks"
+"$build/bench/trace_synth" "$work/archive" "$events" "$ranks" $synth_flags
 du -sh "$work/archive" | awk '{print "archive size " $1}'
 
 run() {
