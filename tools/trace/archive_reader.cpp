@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <unordered_map>
+#include <vector>
 
 namespace tessera::trace {
 
@@ -42,11 +43,9 @@ struct DefState {
     std::unordered_map<uint32_t, uint32_t> comm_name;
 };
 
-OTF2_CallbackCode on_clock(void *user, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t)
+OTF2_CallbackCode on_clock(void *user, uint64_t resolution, uint64_t offset, uint64_t, uint64_t)
 {
-    Definitions &d = *static_cast<DefState *>(user)->defs;
-    d.clock = Clock{resolution == 0 ? 1 : resolution, offset, length};
-    d.have_clock = true;
+    static_cast<DefState *>(user)->defs->clock = Clock{resolution == 0 ? 1 : resolution, offset};
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -39,7 +39,6 @@ struct CommDef {
 
 struct Definitions {
     Clock clock;
-    bool have_clock = false;
     std::vector<LocationDef> locations; /* in definition order */
     std::unordered_map<uint32_t, GroupDef> groups;
     std::map<uint32_t, CommDef> comms;

@@ -45,11 +45,10 @@ struct Message {
     int64_t latency() const { return static_cast<int64_t>(recv_time - send_time); }
 };
 
-/* The archive's ClockProperties: ticks per second and the tick of time zero. */
+/* The archive's ClockProperties: ticks per second and the tick of time zero (without them: ticks). */
 struct Clock {
     uint64_t resolution = 1;
     Ticks offset = 0;
-    uint64_t length = 0;
 };
 
 /* Where matched messages go (statistics, the CSV file, the JSON list). */
