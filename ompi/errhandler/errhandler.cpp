@@ -187,10 +187,10 @@ int raise_error(ObjectKind kind, const void *object, int code, const char *funct
     if (t.handler == MPI_ERRORS_RETURN) {
         return code;
     }
-    if (user_handler(t.handler) != nullptr) {
+    if (const Errhandler *e = user_handler(t.handler)) {
         /* Held for the call: the function may set another handler on the object, dropping this one. */
         errhandler_retain(t.handler);
-        call_user(*user_handler(t.handler), t.object, code);
+        call_user(*e, t.object, code);
         errhandler_release(t.handler);
         return code;
     }

@@ -84,6 +84,8 @@ InfoEntries info_env_entries(char **argv)
     InfoEntries e;
     if (!args.empty()) {
         e.set("command", args[0]);
+    }
+    if (args.size() > 1) {
         std::string rest;
         for (std::size_t i = 1; i < args.size(); ++i) {
             rest += (i > 1 ? " " : "") + args[i];
