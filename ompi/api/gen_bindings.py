@@ -73,9 +73,10 @@ def null_handle(api: mpi_api.Api, cls: str) -> str:
 
 # The object kinds an error can be raised on; the library (ompi/errhandler) resolves the object to its
 # error handler. Kept in step with tessera::ompi::ObjectKind.
-OBJECT_KINDS = ["NONE", "COMM", "WIN", "FILE", "SESSION", "REQUEST", "MESSAGE", "ERRHANDLER"]
+# GROUP is never raised on: it is the kind of the group handle checks.
+OBJECT_KINDS = ["NONE", "COMM", "WIN", "FILE", "SESSION", "REQUEST", "MESSAGE", "ERRHANDLER", "GROUP"]
 KIND_OF_CLASS = {"comm": "COMM", "win": "WIN", "file": "FILE", "session": "SESSION", "request": "REQUEST",
-                 "message": "MESSAGE", "errhandler": "ERRHANDLER"}
+                 "message": "MESSAGE", "errhandler": "ERRHANDLER", "group": "GROUP"}
 
 
 def error_object(f: mpi_api.Function) -> tuple[str, str]:
@@ -130,7 +131,8 @@ def fallback(api: mpi_api.Api, f: mpi_api.Function, direct: bool = False) -> lis
 # Not yet: ranks against the communicator's size, buffers against counts, committed datatypes (they
 # need the objects of issues 5-6). Functions without an error return (errh=none) check nothing.
 CHECKED_HANDLE_CLASSES = {"comm": ("MPI_ERR_COMM", "communicator"),
-                          "errhandler": ("MPI_ERR_ERRHANDLER", "error handler")}
+                          "errhandler": ("MPI_ERR_ERRHANDLER", "error handler"),
+                          "group": ("MPI_ERR_GROUP", "group")}
 # Arguments that the standard lets be a null handle although their kind alone does not say so.
 # (Better said in mpi_api.txt one day, e.g. as special=COMM_NULL.)
 NULL_HANDLE_ALLOWED = {("MPI_Intercomm_create", "peer_comm")}  # significant only at the leader

@@ -5,8 +5,8 @@ namespace tessera::ompi {
 namespace {
 
 /* Before MPI_Init a process is its own world (size 1), which is also what a singleton becomes. */
-Communicator world_comm{kContextWorld, 0, 1, MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD", {}, nullptr};
-Communicator self_comm{kContextSelf, 0, 1, MPI_ERRORS_ARE_FATAL, "MPI_COMM_SELF", {}, nullptr};
+Communicator world_comm{.context_id = kContextWorld, .name = "MPI_COMM_WORLD"};
+Communicator self_comm{.context_id = kContextSelf, .name = "MPI_COMM_SELF"};
 
 } // namespace
 

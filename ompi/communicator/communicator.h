@@ -1,8 +1,9 @@
 /*
  * Communicators. For now the two predefined ones, MPI_COMM_WORLD and MPI_COMM_SELF, with what the life
  * cycle and the point-to-point engine need (rank, size, error handler, the proc of each rank, the
- * engine's matching state); groups, context allocation, attributes and user communicators come with
- * the communicator calls (issue 7).
+ * engine's matching state), its name and info hints. Its group is its procs (ompi/group); its
+ * attributes live in ompi/attribute, keyed by the handle. Context allocation and user communicators
+ * come with the communicator calls (issue 7).
  *
  * Handles: the MPI 5.0 ABI gives predefined handles small fixed values (MPI_COMM_WORLD = 0x101,
  * MPI_COMM_SELF = 0x102, MPI_COMM_NULL = 0x100, see ompi/api/constants.tsv), so the predefined
@@ -12,10 +13,12 @@
 #define TESSERA_OMPI_COMMUNICATOR_COMMUNICATOR_H
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <mpi.h>
 
+#include "ompi/info/info.h"
 #include "ompi/proc/proc.h"
 
 namespace tessera::ompi {
@@ -24,10 +27,13 @@ struct Communicator {
     uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1) */
     int rank = 0;            /* of this process in the communicator */
     int size = 1;
-    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; /* predefined handlers only until issue 7 */
-    const char *name = "";   /* "MPI_COMM_WORLD", for messages */
-    std::vector<tessera_proc_t *> procs; /* by rank: the peer processes (set by the point-to-point engine) */
+    /* A user handler is retained while set here (errhandler_retain), so that MPI_Errhandler_free of
+     * the application's handle leaves it working. */
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+    std::string name{};      /* "MPI_COMM_WORLD" (MPI_Comm_set_name; messages) */
+    std::vector<tessera_proc_t *> procs{}; /* by rank: the peer processes (set by the point-to-point engine) */
     void *pml = nullptr;     /* the point-to-point engine's matching state of this communicator */
+    InfoEntries info{};      /* the hints of MPI_Comm_set_info, returned by MPI_Comm_get_info */
 };
 
 inline constexpr uint32_t kContextWorld = 0;

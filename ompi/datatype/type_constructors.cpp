@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ompi/attribute/attribute.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/datatype/type_checks.h"
 #include "ompi/datatype/type_functions.h"
@@ -577,6 +578,13 @@ int type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
             datatype_release(t);
             return type_error("MPI_Type_dup", rc, "the dte framework made no plan for the duplicate");
         }
+    }
+    /* MPI-4.1 7.7.5: the duplicate gets the attributes the copy callbacks choose; a callback's error
+     * means no duplicate. */
+    std::string error;
+    if (int rc = attr_copy_all(AttrKind::Type, oldtype, datatype_handle(t), &error); rc != MPI_SUCCESS) {
+        datatype_release(t);
+        return type_error("MPI_Type_dup", rc, error);
     }
     *newtype = datatype_handle(t);
     return MPI_SUCCESS;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "ompi/attribute/attribute.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/datatype/type_checks.h"
 #include "ompi/datatype/type_functions.h"
@@ -57,6 +58,11 @@ int type_free(MPI_Datatype *datatype)
         t->derived->contents.combiner == MPI_COMBINER_F90_INTEGER) {
         return type_error("MPI_Type_free", MPI_ERR_TYPE, std::string("cannot free the predefined datatype ") +
                                                        (t->derived == nullptr ? t->name : "of MPI_Type_create_f90_*"));
+    }
+    /* MPI-4.1 7.7.5: the handle's attributes go with it; a delete callback's error keeps the type. */
+    std::string error;
+    if (int rc = attr_delete_all(AttrKind::Type, *datatype, &error); rc != MPI_SUCCESS) {
+        return type_error("MPI_Type_free", rc, error);
     }
     /* Operations in flight and parent types hold their own references: the type lives on for them. */
     datatype_release(t);

@@ -1,48 +1,47 @@
-/* Error handlers on communicators (MPI-4.1 9.3.1, 9.3.5) for the predefined handlers. The bindings
- * have checked both handles. */
-#include "ompi/communicator/communicator.h"
+/* Error handlers on communicators (MPI-4.1 9.3.1, 9.3.4, 9.3.5). The bindings have checked the
+ * communicator and error handler handles. */
+#include "ompi/communicator/comm_checks.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/errhandler/errhandler_functions.h"
 #include "ompi/errhandler/error_classes.h"
-#include "ompi/runtime/native_functions.h"
-#include "ompi/runtime/runtime.h"
 
 namespace tessera::ompi::native {
 
-namespace {
-
-Communicator *initialized_comm(MPI_Comm comm, const char *function, int *rc)
+int comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler)
 {
-    *rc = require_initialized(comm, function);
-    if (*rc != MPI_SUCCESS) {
-        return nullptr;
+    if (comm_errhandler_fn == nullptr) {
+        return raise_on_comm(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "the function is NULL");
     }
-    Communicator *c = comm_lookup(comm);
-    if (c == nullptr) { /* only when called around the bindings */
-        *rc = raise_on_comm(comm, MPI_ERR_COMM, function, "invalid communicator in argument 'comm'");
-    }
-    return c;
+    *errhandler = errhandler_create(ObjectKind::Comm, reinterpret_cast<void (*)()>(comm_errhandler_fn));
+    return MPI_SUCCESS;
 }
-
-} // namespace
 
 int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     int rc = MPI_SUCCESS;
-    Communicator *c = initialized_comm(comm, "MPI_Comm_set_errhandler", &rc);
+    Communicator *c = comm_argument("MPI_Comm_set_errhandler", comm, &rc);
     if (c == nullptr) {
         return rc;
     }
-    c->errhandler = errhandler;
+    if (!errhandler_fits(errhandler, ObjectKind::Comm)) {
+        return raise_on_comm(comm, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler",
+                             errhandler_valid(errhandler) ? "the error handler was made for another kind of object "
+                                                            "(not by MPI_Comm_create_errhandler)"
+                                                          : "invalid error handler in argument 'errhandler'");
+    }
+    errhandler_assign(&c->errhandler, errhandler);
     return MPI_SUCCESS;
 }
 
+/* The handle returned is a new reference, which the application frees (MPI-4.1 9.3.4). */
 int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     int rc = MPI_SUCCESS;
-    Communicator *c = initialized_comm(comm, "MPI_Comm_get_errhandler", &rc);
+    const Communicator *c = comm_argument("MPI_Comm_get_errhandler", comm, &rc);
     if (c == nullptr) {
         return rc;
     }
+    errhandler_retain(c->errhandler);
     *errhandler = c->errhandler;
     return MPI_SUCCESS;
 }
@@ -51,23 +50,24 @@ int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 int comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     int rc = MPI_SUCCESS;
-    Communicator *c = initialized_comm(comm, "MPI_Comm_call_errhandler", &rc);
+    const Communicator *c = comm_argument("MPI_Comm_call_errhandler", comm, &rc);
     if (c == nullptr) {
         return rc;
     }
     raise_on_comm(comm, errorcode, "MPI_Comm_call_errhandler",
-                  std::string("the application raised ") + error_name(errorcode) + " on " + c->name);
+                  "the application raised " + error_name(errorcode) + " on " + c->name);
     return MPI_SUCCESS;
 }
 
-/* The handles MPI_Comm_get_errhandler returns may be freed (MPI-4.1 9.3.4); predefined handlers
- * themselves live on, only the caller's handle becomes MPI_ERRHANDLER_NULL. */
+/* Drops the handle's reference: objects the handler is set on keep theirs (MPI-4.1 9.3.4). The
+ * predefined handlers themselves live on; only the caller's handle becomes MPI_ERRHANDLER_NULL. */
 int errhandler_free(MPI_Errhandler *errhandler)
 {
     if (errhandler == nullptr || !errhandler_valid(*errhandler)) {
         return raise_on_comm(MPI_COMM_SELF, MPI_ERR_ERRHANDLER, "MPI_Errhandler_free",
                              "invalid error handler in argument 'errhandler'");
     }
+    errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }

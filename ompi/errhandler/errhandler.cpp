@@ -1,21 +1,53 @@
 #include "ompi/errhandler/errhandler.h"
 
+#include <memory>
+
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/error_classes.h"
 #include "ompi/runtime/runtime.h"
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
 
 namespace {
 
+MPI_Errhandler file_null_handler = MPI_ERRORS_RETURN;
+
+bool predefined(MPI_Errhandler h)
+{
+    return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT;
+}
+
+Errhandler *user_handler(MPI_Errhandler h)
+{
+    return user_object<Errhandler>(h);
+}
+
+/* The handler that decides, and the object it is called with. */
 struct Target {
     MPI_Errhandler handler;
-    std::string on; /* "MPI_COMM_WORLD", for the message */
+    std::string on;     /* "MPI_COMM_WORLD", for the message */
+    const void *object; /* the application's handle, given to a user handler */
 };
 
 Target world_target()
 {
-    return {comm_world().errhandler, comm_world().name};
+    return {comm_world().errhandler, comm_world().name, MPI_COMM_WORLD};
+}
+
+/* The null handle of each object kind: what a user handler raised without an object receives. */
+const void *null_object(ObjectKind kind)
+{
+    switch (kind) {
+    case ObjectKind::Win:
+        return MPI_WIN_NULL;
+    case ObjectKind::File:
+        return MPI_FILE_NULL;
+    case ObjectKind::Session:
+        return MPI_SESSION_NULL;
+    default:
+        return MPI_COMM_NULL;
+    }
 }
 
 Target find_target(ObjectKind kind, const void *object)
@@ -23,18 +55,18 @@ Target find_target(ObjectKind kind, const void *object)
     switch (kind) {
     case ObjectKind::Comm:
         if (const Communicator *c = comm_lookup(static_cast<MPI_Comm>(const_cast<void *>(object)))) {
-            return {c->errhandler, c->name};
+            return {c->errhandler, c->name, object};
         }
         /* The call named no valid communicator, so it has none of its own to raise on. */
         return world_target();
     case ObjectKind::File:
-        /* MPI-4.1 14.7: files start with MPI_ERRORS_RETURN, MPI_FILE_NULL's handler. No file exists
-         * and MPI_File_set_errhandler is not implemented yet, so that is always the one. */
-        return {MPI_ERRORS_RETURN, "MPI_FILE_NULL"};
+        /* No file can be opened yet, so every error on a file is one on MPI_FILE_NULL. */
+        return {file_null_handler, "MPI_FILE_NULL", MPI_FILE_NULL};
     case ObjectKind::Errhandler: {
         MPI_Errhandler h = static_cast<MPI_Errhandler>(const_cast<void *>(object));
         if (errhandler_valid(h)) {
-            return {h, "the error handler passed to the call"};
+            const Errhandler *e = user_handler(h);
+            return {h, "the error handler passed to the call", null_object(e != nullptr ? e->kind : ObjectKind::Comm)};
         }
         return world_target();
     }
@@ -42,17 +74,86 @@ Target find_target(ObjectKind kind, const void *object)
     case ObjectKind::Session:
     case ObjectKind::Request:
     case ObjectKind::Message:
+    case ObjectKind::Group:
     case ObjectKind::None:
         break;
     }
     return world_target();
 }
 
+/* Calls the application's function as the type of its kind (MPI-4.1 9.3.1-9.3.4): the object's handle
+ * and the code, both by address. */
+void call_user(const Errhandler &e, const void *object, int code)
+{
+    switch (e.kind) {
+    case ObjectKind::Win: {
+        MPI_Win w = static_cast<MPI_Win>(const_cast<void *>(object));
+        reinterpret_cast<MPI_Win_errhandler_function *>(e.fn)(&w, &code);
+        break;
+    }
+    case ObjectKind::File: {
+        MPI_File f = static_cast<MPI_File>(const_cast<void *>(object));
+        reinterpret_cast<MPI_File_errhandler_function *>(e.fn)(&f, &code);
+        break;
+    }
+    case ObjectKind::Session: {
+        MPI_Session s = static_cast<MPI_Session>(const_cast<void *>(object));
+        reinterpret_cast<MPI_Session_errhandler_function *>(e.fn)(&s, &code);
+        break;
+    }
+    default: {
+        MPI_Comm c = static_cast<MPI_Comm>(const_cast<void *>(object));
+        reinterpret_cast<MPI_Comm_errhandler_function *>(e.fn)(&c, &code);
+        break;
+    }
+    }
+}
+
 } // namespace
+
+MPI_Errhandler errhandler_create(ObjectKind kind, void (*fn)())
+{
+    auto e = std::make_unique<Errhandler>();
+    e->kind = kind;
+    e->fn = fn;
+    return reinterpret_cast<MPI_Errhandler>(e.release());
+}
 
 bool errhandler_valid(MPI_Errhandler h)
 {
-    return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT;
+    return predefined(h) || user_handler(h) != nullptr;
+}
+
+bool errhandler_fits(MPI_Errhandler h, ObjectKind kind)
+{
+    if (predefined(h)) {
+        return true;
+    }
+    const Errhandler *e = user_handler(h);
+    return e != nullptr && e->kind == kind;
+}
+
+void errhandler_retain(MPI_Errhandler h)
+{
+    if (Errhandler *e = user_handler(h)) {
+        e->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+}
+
+void errhandler_release(MPI_Errhandler h)
+{
+    Errhandler *e = user_handler(h);
+    if (e != nullptr && e->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        e->mark = 0;
+        delete e;
+    }
+}
+
+void errhandler_assign(MPI_Errhandler *slot, MPI_Errhandler h)
+{
+    errhandler_retain(h);
+    errhandler_release(*slot);
+    *slot = h;
 }
 
 const char *errhandler_name(MPI_Errhandler h)
@@ -69,7 +170,12 @@ const char *errhandler_name(MPI_Errhandler h)
     if (h == MPI_ERRHANDLER_NULL) {
         return "MPI_ERRHANDLER_NULL";
     }
-    return "an unknown error handler";
+    return user_handler(h) != nullptr ? "a user error handler" : "an unknown error handler";
+}
+
+MPI_Errhandler &file_null_errhandler()
+{
+    return file_null_handler;
 }
 
 int raise_error(ObjectKind kind, const void *object, int code, const char *function, const std::string &detail)
@@ -81,12 +187,20 @@ int raise_error(ObjectKind kind, const void *object, int code, const char *funct
     if (t.handler == MPI_ERRORS_RETURN) {
         return code;
     }
+    if (const Errhandler *e = user_handler(t.handler)) {
+        /* Held for the call: the function may set another handler on the object, dropping this one. */
+        errhandler_retain(t.handler);
+        call_user(*e, t.object, code);
+        errhandler_release(t.handler);
+        return code;
+    }
     /* MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT: both end the job here. The standard lets
      * MPI_ERRORS_ABORT end only the communicator's processes; with no way yet to end part of a job,
      * Tessera ends all of it, as MPI_Abort may. The exit status is the error class. */
+    const int error_class = error_class_of(code);
     const std::string what = std::string(function) + ": " + error_name(code) + ": " + detail +
                              "; the error handler " + errhandler_name(t.handler) + " of " + t.on + " ends the job";
-    abort_job(code, what, process_label() + ": " + what + " (exit status " + std::to_string(code) + ")");
+    abort_job(error_class, what, process_label() + ": " + what + " (exit status " + std::to_string(error_class) + ")");
 }
 
 int raise_on_comm(MPI_Comm comm, int code, const char *function, const std::string &detail)

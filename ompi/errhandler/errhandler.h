@@ -1,35 +1,68 @@
 /*
- * Error handlers: what happens when an MPI call fails (MPI-4.1 chapter 9.3). For now the predefined
- * handlers, MPI_ERRORS_ARE_FATAL (the default: print the error and end the job), MPI_ERRORS_ABORT
- * (print and end the processes of the communicator; Tessera ends the job, as MPI_Abort does) and
- * MPI_ERRORS_RETURN (return the code to the caller); user handlers come with issue 7.
+ * Error handlers: what happens when an MPI call fails (MPI-4.1 chapter 9.3). The predefined handlers
+ * are MPI_ERRORS_ARE_FATAL (the default: print the error and end the job), MPI_ERRORS_ABORT (print and
+ * end the processes of the communicator; Tessera ends the job, as MPI_Abort does) and MPI_ERRORS_RETURN
+ * (return the code to the caller). The application adds its own with MPI_Comm/Win/File/
+ * Session_create_errhandler: a function of that object kind, called with the application's handle of
+ * the object and the error code.
  *
  * Every error, from the generated argument checks, from a missing function or from the engine itself,
- * goes through raise(): it finds the error handler of the object the call names (errh= in the API
- * description), and either returns the code or prints and aborts.
+ * goes through raise_error(): it finds the error handler of the object the call names (errh= in the API
+ * description), and returns the code, calls the user's function, or prints and aborts.
+ *
+ * Lifetime: a user handler counts its references: its handle, each object it is set on, each handle
+ * MPI_*_get_errhandler returned. MPI_Errhandler_free drops one; a handler set on a communicator thus
+ * keeps working after the application freed its handle (MPI-4.1 9.3.4).
  */
 #ifndef TESSERA_OMPI_ERRHANDLER_ERRHANDLER_H
 #define TESSERA_OMPI_ERRHANDLER_ERRHANDLER_H
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 #include <mpi.h>
 
 namespace tessera::ompi {
 
-/* The objects an error is raised on; the values are the generated TESSERA_MPI_OBJ_* ones
- * (ompi/api/gen_bindings.py, OBJECT_KINDS). */
-enum class ObjectKind : int { None = 0, Comm, Win, File, Session, Request, Message, Errhandler };
+/* The objects an error is raised on, and the handle kinds of the generated handle checks; the values
+ * are the generated TESSERA_MPI_OBJ_* ones (ompi/api/gen_bindings.py, OBJECT_KINDS). */
+enum class ObjectKind : int { None = 0, Comm, Win, File, Session, Request, Message, Errhandler, Group };
 
-/* Whether h is a predefined error handler (the only ones until issue 7). */
+/* A user error handler. `fn` is the application's MPI_<Kind>_errhandler_function, called as its kind's
+ * type. */
+struct Errhandler {
+    static constexpr std::uint64_t kMark = 0x5445535345525248ull; /* "TESSERRH" */
+
+    std::uint64_t mark = kMark;
+    ObjectKind kind = ObjectKind::Comm; /* Comm, Win, File or Session */
+    void (*fn)() = nullptr;
+    std::atomic<int> refs{1};
+};
+
+/* A new user handler of `kind` (one reference: the handle's). */
+MPI_Errhandler errhandler_create(ObjectKind kind, void (*fn)());
+
+/* Whether h is a predefined error handler or a live user one. */
 bool errhandler_valid(MPI_Errhandler h);
-/* "MPI_ERRORS_RETURN" */
+/* Whether h may be set on an object of `kind`: predefined, or a user handler made for that kind. */
+bool errhandler_fits(MPI_Errhandler h, ObjectKind kind);
+/* A reference to a user handler (no-ops for the predefined ones); the last release frees it. */
+void errhandler_retain(MPI_Errhandler h);
+void errhandler_release(MPI_Errhandler h);
+/* Replaces *slot (an object's handler) by h, moving the references. */
+void errhandler_assign(MPI_Errhandler *slot, MPI_Errhandler h);
+/* "MPI_ERRORS_RETURN", "a user error handler" */
 const char *errhandler_name(MPI_Errhandler h);
+
+/* The handler of MPI_FILE_NULL, which every file starts with (MPI-4.1 14.7): MPI_ERRORS_RETURN until
+ * MPI_File_set_errhandler(MPI_FILE_NULL, ...) changes it. */
+MPI_Errhandler &file_null_errhandler();
 
 /*
  * Raises `code` for `function` on the error handler of `object`:
  *   Comm        the communicator's handler; an invalid communicator falls back to MPI_COMM_WORLD's
- *   File        MPI_FILE_NULL's handler, MPI_ERRORS_RETURN as the standard sets it (no files yet)
+ *   File        MPI_FILE_NULL's handler (no file exists yet)
  *   Errhandler  that handler itself (MPI_Session_init and the *_from_group constructors)
  *   Win, Session, Request, Message   no such objects yet: MPI_COMM_WORLD's handler
  *   None        no handler: returns the code

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include "ompi/errhandler/user_errors.h"
+
 namespace tessera::ompi {
 
 namespace {
@@ -44,12 +46,12 @@ constexpr std::array kClasses{
     TESSERA_ERROR_CLASS(MPI_ERR_FILE_EXISTS, "the file exists"),
     TESSERA_ERROR_CLASS(MPI_ERR_FILE_IN_USE, "the file is in use by some process"),
     TESSERA_ERROR_CLASS(MPI_ERR_FILE, "invalid file handle"),
-    TESSERA_ERROR_CLASS(MPI_ERR_INFO_KEY, "invalid info key (empty or longer than MPI_MAX_INFO_KEY)"),
+    TESSERA_ERROR_CLASS(MPI_ERR_INFO_KEY, "invalid info key (empty, or too long for MPI_MAX_INFO_KEY)"),
     TESSERA_ERROR_CLASS(MPI_ERR_INFO_NOKEY, "the info object has no such key"),
     TESSERA_ERROR_CLASS(MPI_ERR_INFO_VALUE, "invalid info value (longer than MPI_MAX_INFO_VAL)"),
     TESSERA_ERROR_CLASS(MPI_ERR_INFO, "invalid info object"),
     TESSERA_ERROR_CLASS(MPI_ERR_IO, "input/output error"),
-    TESSERA_ERROR_CLASS(MPI_ERR_KEYVAL, "invalid attribute key"),
+    TESSERA_ERROR_CLASS(MPI_ERR_KEYVAL, "invalid attribute key (freed, of another object kind, or predefined where it cannot be changed)"),
     TESSERA_ERROR_CLASS(MPI_ERR_LOCKTYPE, "invalid lock type for an RMA passive-target lock"),
     TESSERA_ERROR_CLASS(MPI_ERR_NAME, "invalid service name: nothing is published under it"),
     TESSERA_ERROR_CLASS(MPI_ERR_NO_MEM, "out of memory (MPI_Alloc_mem could not allocate)"),
@@ -117,10 +119,25 @@ const ErrorClass *find_error_class(int code)
     return nullptr;
 }
 
-const char *error_name(int code)
+std::string error_name(int code)
 {
-    const ErrorClass *c = find_error_class(code);
-    return c != nullptr ? c->name : "unknown error code";
+    if (const ErrorClass *c = find_error_class(code)) {
+        return c->name;
+    }
+    if (const auto user = user_error_find(code)) {
+        return user->is_class ? "error class " + std::to_string(code) + " (user-defined)"
+                              : "error code " + std::to_string(code) + " of class " + error_name(user->error_class) +
+                                    " (user-defined)";
+    }
+    return "unknown error code " + std::to_string(code);
+}
+
+int error_class_of(int code)
+{
+    if (const auto user = user_error_find(code)) {
+        return user->error_class;
+    }
+    return code;
 }
 
 } // namespace tessera::ompi

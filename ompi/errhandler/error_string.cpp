@@ -1,38 +1,46 @@
-/* MPI_Error_string and MPI_Error_class (MPI-4.1 9.4). Allowed before MPI_Init and after
- * MPI_Finalize (MPI-4.1 11.2.1). */
-#include <algorithm>
-#include <cstring>
+/* MPI_Error_string and MPI_Error_class (MPI-4.1 9.4), for predefined and user-defined codes. Allowed
+ * before MPI_Init and after MPI_Finalize (MPI-4.1 11.2.1). */
 #include <string>
 
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/errhandler/errhandler_functions.h"
 #include "ompi/errhandler/error_classes.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/errhandler/user_errors.h"
+#include "ompi/runtime/string_out.h"
 
 namespace tessera::ompi::native {
 
+namespace {
+
+int unknown_code(const char *function, int errorcode)
+{
+    return raise_on_comm(MPI_COMM_SELF, MPI_ERR_ARG, function,
+                         std::to_string(errorcode) + " is not an error code of this library");
+}
+
+} // namespace
+
+/* A user code's string is the application's, "" until it sets one (MPI-4.1 9.5). */
 int error_string(int errorcode, char *string, int *resultlen)
 {
-    const ErrorClass *c = find_error_class(errorcode);
-    if (c == nullptr) {
-        return raise_on_comm(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Error_string",
-                             std::to_string(errorcode) + " is not an error code of this library");
+    std::string text;
+    if (const ErrorClass *c = find_error_class(errorcode)) {
+        text = std::string(c->name) + ": " + c->text;
+    } else if (const auto user = user_error_find(errorcode)) {
+        text = user->text;
+    } else {
+        return unknown_code("MPI_Error_string", errorcode);
     }
-    const std::string text = std::string(c->name) + ": " + c->text;
-    const size_t n = std::min(text.size(), static_cast<size_t>(MPI_MAX_ERROR_STRING - 1));
-    std::memcpy(string, text.data(), n);
-    string[n] = '\0';
-    *resultlen = static_cast<int>(n);
+    copy_string_out(text, string, MPI_MAX_ERROR_STRING, resultlen);
     return MPI_SUCCESS;
 }
 
-/* Every code is its own class until user-defined codes exist (issue 7). */
 int error_class(int errorcode, int *errorclass)
 {
-    if (find_error_class(errorcode) == nullptr) {
-        return raise_on_comm(MPI_COMM_SELF, MPI_ERR_ARG, "MPI_Error_class",
-                             std::to_string(errorcode) + " is not an error code of this library");
+    if (find_error_class(errorcode) == nullptr && !user_error_find(errorcode)) {
+        return unknown_code("MPI_Error_class", errorcode);
     }
-    *errorclass = errorcode;
+    *errorclass = error_class_of(errorcode);
     return MPI_SUCCESS;
 }
 

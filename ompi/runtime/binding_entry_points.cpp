@@ -11,6 +11,7 @@
 #include "mca/report.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/group/group.h"
 #include "ompi/runtime/translator_bootstrap.h"
 
 using tessera::ompi::ObjectKind;
@@ -115,6 +116,8 @@ int tessera_mpi_handle_valid(int kind, const void *handle)
         return tessera::ompi::comm_lookup(static_cast<MPI_Comm>(const_cast<void *>(handle))) != nullptr;
     case ObjectKind::Errhandler:
         return tessera::ompi::errhandler_valid(static_cast<MPI_Errhandler>(const_cast<void *>(handle)));
+    case ObjectKind::Group:
+        return tessera::ompi::group_lookup(static_cast<MPI_Group>(const_cast<void *>(handle))) != nullptr;
     default:
         /* The generator checks only the classes above (CHECKED_HANDLE_CLASSES). */
         return 1;

@@ -1,26 +1,16 @@
 /* The environmental inquiries of MPI-4.1 chapter 9.1 and the timers of 9.6. */
 #include <time.h>
 
-#include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/runtime.h"
+#include "ompi/runtime/string_out.h"
 #include "tessera_config.h"
 
 namespace tessera::ompi::native {
 
 namespace {
-
-/* Copies text into an output string of capacity `max` (the MPI_MAX_* constant, terminator included). */
-void copy_out(const std::string &text, char *out, int max, int *resultlen)
-{
-    const size_t n = std::min(text.size(), static_cast<size_t>(max - 1));
-    std::memcpy(out, text.data(), n);
-    out[n] = '\0';
-    *resultlen = static_cast<int>(n);
-}
 
 double seconds(const timespec &t)
 {
@@ -31,7 +21,7 @@ double seconds(const timespec &t)
 
 int get_processor_name(char *name, int *resultlen)
 {
-    copy_out(host_name(), name, MPI_MAX_PROCESSOR_NAME, resultlen);
+    copy_string_out(host_name(), name, MPI_MAX_PROCESSOR_NAME, resultlen);
     return MPI_SUCCESS;
 }
 
@@ -48,7 +38,7 @@ int get_library_version(char *version, int *resultlen)
                              "." + std::to_string(MPI_SUBVERSION) + " standard ABI " +
                              std::to_string(MPI_ABI_VERSION) + "." + std::to_string(MPI_ABI_SUBVERSION) +
                              ", native engine; " + TESSERA_BUILD_TYPE + " build, " + TESSERA_CXX_COMPILER + ")";
-    copy_out(text, version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen);
+    copy_string_out(text, version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen);
     return MPI_SUCCESS;
 }
 

@@ -1,8 +1,13 @@
 /*
- * MPI_Finalize (MPI-4.1 11.2.2): drains the point-to-point engine and waits for every rank
- * (wire_down), tells mpirun that this rank finished cleanly (a rank that exits without it is a failure
- * that ends the job), drops the wire-up connection, closes the frameworks.
+ * MPI_Finalize (MPI-4.1 11.2.2): deletes the attributes of MPI_COMM_SELF first (their delete
+ * callbacks are the application's hook to run code at the end while MPI still works) and of
+ * MPI_COMM_WORLD, drains the point-to-point engine and waits for every rank (wire_down), tells
+ * mpirun that this rank finished cleanly (a rank that exits without it is a failure that ends the
+ * job), drops the wire-up connection, closes the frameworks.
  */
+#include <string>
+
+#include "ompi/attribute/attribute.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/runtime.h"
@@ -18,9 +23,15 @@ int finalize()
     }
     Runtime &rt = runtime();
     int rc = MPI_SUCCESS;
-    std::string problem = wire_down();
-    if (!problem.empty()) {
+    std::string problem;
+    for (MPI_Comm comm : {MPI_COMM_SELF, MPI_COMM_WORLD}) {
+        if (rc == MPI_SUCCESS) {
+            rc = attr_delete_all(AttrKind::Comm, comm, &problem);
+        }
+    }
+    if (std::string down = wire_down(); !down.empty()) {
         rc = MPI_ERR_OTHER;
+        problem = down;
     }
     if (rt.kv != nullptr) {
         if (rt.kv->finalize() != 0) {

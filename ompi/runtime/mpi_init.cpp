@@ -22,6 +22,7 @@
 #include "mca/var_store.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/info/info.h"
 #include "ompi/runtime/launcher_settings.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/runtime.h"
@@ -77,6 +78,7 @@ int start(const char *function, int required, int *provided)
         }
     }
 
+    rt.thread_requested = required;
     rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
     if (std::string problem = wire_up(rt.thread_provided == MPI_THREAD_MULTIPLE); !problem.empty()) {
         return fail(function, MPI_ERR_OTHER, problem);
@@ -87,6 +89,7 @@ int start(const char *function, int required, int *provided)
         *provided = rt.thread_provided;
     }
     rt.phase.store(Phase::Initialized, std::memory_order_release);
+    info_env_refresh(); /* now with the job's size, hosts and thread level */
     return MPI_SUCCESS;
 }
 

@@ -1,6 +1,11 @@
 #include "ompi/runtime/native_dispatch.h"
 
+#include "ompi/attribute/attr_functions.h"
+#include "ompi/communicator/comm_functions.h"
 #include "ompi/datatype/type_functions.h"
+#include "ompi/errhandler/errhandler_functions.h"
+#include "ompi/group/group_functions.h"
+#include "ompi/info/info_functions.h"
 #include "ompi/pml/p2p_functions.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/native_translator.h"
@@ -26,13 +31,75 @@ void native_fill(tessera_mpi_dispatch_t *t)
     /* Communicators: the predefined ones */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;
-    /* Errors and error handlers: the predefined ones */
+    t->Comm_group = native::comm_group;
+    t->Comm_compare = native::comm_compare;
+    t->Comm_set_name = native::comm_set_name;
+    t->Comm_get_name = native::comm_get_name;
+    t->Comm_set_info = native::comm_set_info;
+    t->Comm_get_info = native::comm_get_info;
+    /* Groups (issue 7) */
+    t->Group_size = native::group_size;
+    t->Group_rank = native::group_rank;
+    t->Group_translate_ranks = native::group_translate_ranks;
+    t->Group_compare = native::group_compare;
+    t->Group_union = native::group_union;
+    t->Group_intersection = native::group_intersection;
+    t->Group_difference = native::group_difference;
+    t->Group_incl = native::group_incl;
+    t->Group_excl = native::group_excl;
+    t->Group_range_incl = native::group_range_incl;
+    t->Group_range_excl = native::group_range_excl;
+    t->Group_free = native::group_free;
+    /* Info objects (issue 7) */
+    t->Info_create = native::info_create;
+    t->Info_create_env = native::info_create_env;
+    t->Info_set = native::info_set;
+    t->Info_delete = native::info_delete;
+    t->Info_get = native::info_get;
+    t->Info_get_valuelen = native::info_get_valuelen;
+    t->Info_get_string = native::info_get_string;
+    t->Info_get_nkeys = native::info_get_nkeys;
+    t->Info_get_nthkey = native::info_get_nthkey;
+    t->Info_dup = native::info_dup;
+    t->Info_free = native::info_free;
+    /* Errors and error handlers (issue 7) */
+    t->Comm_create_errhandler = native::comm_create_errhandler;
     t->Comm_set_errhandler = native::comm_set_errhandler;
     t->Comm_get_errhandler = native::comm_get_errhandler;
     t->Comm_call_errhandler = native::comm_call_errhandler;
+    t->Win_create_errhandler = native::win_create_errhandler;
+    t->File_create_errhandler = native::file_create_errhandler;
+    t->File_set_errhandler = native::file_set_errhandler;
+    t->File_get_errhandler = native::file_get_errhandler;
+    t->File_call_errhandler = native::file_call_errhandler;
+    t->Session_create_errhandler = native::session_create_errhandler;
     t->Errhandler_free = native::errhandler_free;
     t->Error_string = native::error_string;
     t->Error_class = native::error_class;
+    t->Add_error_class = native::add_error_class;
+    t->Add_error_code = native::add_error_code;
+    t->Add_error_string = native::add_error_string;
+    t->Remove_error_class = native::remove_error_class;
+    t->Remove_error_code = native::remove_error_code;
+    t->Remove_error_string = native::remove_error_string;
+    /* Attributes (issue 7) */
+    t->Comm_create_keyval = native::comm_create_keyval;
+    t->Comm_free_keyval = native::comm_free_keyval;
+    t->Comm_set_attr = native::comm_set_attr;
+    t->Comm_get_attr = native::comm_get_attr;
+    t->Comm_delete_attr = native::comm_delete_attr;
+    t->Keyval_create = native::keyval_create;
+    t->Keyval_free = native::keyval_free;
+    t->Attr_put = native::attr_put;
+    t->Attr_get = native::attr_get;
+    t->Attr_delete = native::attr_delete;
+    t->Type_create_keyval = native::type_create_keyval;
+    t->Type_free_keyval = native::type_free_keyval;
+    t->Type_set_attr = native::type_set_attr;
+    t->Type_get_attr = native::type_get_attr;
+    t->Type_delete_attr = native::type_delete_attr;
+    t->Win_create_keyval = native::win_create_keyval;
+    t->Win_free_keyval = native::win_free_keyval;
     /* Point-to-point (issue 5) */
     t->Send = native::send;
     t->Ssend = native::ssend;

@@ -31,14 +31,7 @@ double wtick();
 /* ompi/communicator/comm_query.cpp */
 int comm_rank(MPI_Comm comm, int *rank);
 int comm_size(MPI_Comm comm, int *size);
-/* ompi/errhandler/comm_errhandler.cpp */
-int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
-int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
-int comm_call_errhandler(MPI_Comm comm, int errorcode);
-int errhandler_free(MPI_Errhandler *errhandler);
-/* ompi/errhandler/error_string.cpp */
-int error_string(int errorcode, char *string, int *resultlen);
-int error_class(int errorcode, int *errorclass);
+/* error handling: ompi/errhandler/errhandler_functions.h */
 
 } // namespace tessera::ompi::native
 

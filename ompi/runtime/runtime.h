@@ -34,6 +34,7 @@ struct Runtime {
     std::atomic<Phase> phase{Phase::NotInitialized};
     orte::LaunchInfo launch; /* a singleton until MPI_Init reads the environment */
     int thread_provided = 0; /* MPI_THREAD_SINGLE */
+    int thread_requested = 0; /* what MPI_Init_thread asked for (MPI_INFO_ENV's thread_level) */
     std::thread::id main_thread;
     std::unique_ptr<orte::KvClient> kv; /* null for a singleton and after MPI_Finalize */
     std::vector<std::string> peer_hosts; /* by rank, from the business cards exchanged in MPI_Init */

@@ -61,6 +61,12 @@ public:
         return true;
     }
 
+    /* The same for a variable that may be absent: then *out keeps its value. */
+    bool optional_integer(const char *name, long long lo, long long hi, long long *out)
+    {
+        return std::getenv(name) == nullptr || integer(name, lo, hi, out);
+    }
+
     void fail(std::string message)
     {
         if (!failed_ && error_ != nullptr) {
@@ -256,6 +262,13 @@ std::optional<LaunchInfo> read_launch_env(std::string *error)
     info.local_size = static_cast<int>(local_size);
     info.local_rank = static_cast<int>(local_rank);
     info.node_id = static_cast<int>(node_id);
+    long long universe = size, appnum = 0;
+    if (!env.optional_integer(kEnvUniverseSize, size, INT_MAX, &universe) ||
+        !env.optional_integer(kEnvAppnum, 0, INT_MAX, &appnum)) {
+        return std::nullopt;
+    }
+    info.universe_size = static_cast<int>(universe);
+    info.appnum = static_cast<int>(appnum);
 
     auto host = env.required(kEnvHost);
     if (!host) {

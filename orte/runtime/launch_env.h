@@ -24,6 +24,10 @@ inline constexpr const char *kEnvHost = "TESSERA_HOST";             /* host name
 inline constexpr const char *kEnvKvUri = "TESSERA_KV_URI";          /* "address:port" of mpirun's wire-up service */
 inline constexpr const char *kEnvJobKey = "TESSERA_JOB_KEY";        /* 64 hex digits; secret */
 inline constexpr const char *kEnvBind = "TESSERA_BIND";             /* "none" or the PU os-indices to bind to, "0,1" */
+/* Optional: the processes the job may have (the launcher's slots, at least its size; MPI_UNIVERSE_SIZE)
+ * and the index of the rank's application in a multi-application launch (MPI_APPNUM). */
+inline constexpr const char *kEnvUniverseSize = "TESSERA_UNIVERSE_SIZE";
+inline constexpr const char *kEnvAppnum = "TESSERA_APPNUM";
 /* mpirun's --mca settings, encoded by encode_cmdline_mca(): the ranks give them the "command line"
  * source rather than "environment". Not TESSERA_MCA_*, which would read as a parameter name. */
 inline constexpr const char *kEnvCmdlineMca = "TESSERA_CMDLINE_MCA";
@@ -42,6 +46,8 @@ struct LaunchInfo {
     std::string kv_uri; /* empty for a singleton */
     std::string job_key;
     std::string bind;   /* empty or "none": no binding */
+    int universe_size = 1; /* size when the launcher says nothing */
+    int appnum = 0;
 };
 
 /* Reads and validates the variables above; a malformed one is an error naming it (returns nullopt). */

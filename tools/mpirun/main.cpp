@@ -62,6 +62,7 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
     JobEnv job;
     job.jobid = new_jobid();
     job.size = np;
+    job.universe_size = total_slots(*hosts);
     job.job_key = tessera::orte::generate_job_key();
     job.cmdline_mca = mca_cmd.mca;
     auto tune = absolute_tune_files(mca_cmd.tune_files, &error);

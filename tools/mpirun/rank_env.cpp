@@ -3,6 +3,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +20,7 @@ namespace env = tessera::orte;
 constexpr const char *kLaunchVars[] = {
     env::kEnvJobId, env::kEnvRank,  env::kEnvSize,   env::kEnvLocalRank,  env::kEnvLocalSize,  env::kEnvNodeId,
     env::kEnvHost,  env::kEnvKvUri, env::kEnvJobKey, env::kEnvBind,       env::kEnvCmdlineMca, env::kEnvCmdlineTune,
+    env::kEnvUniverseSize, env::kEnvAppnum,
 };
 
 std::string entry(const char *name, const std::string &value) { return std::string(name) + "=" + value; }
@@ -88,6 +90,7 @@ std::vector<std::string> rank_environment(const JobEnv &job, const RankPlacement
     e.push_back(entry(env::kEnvJobId, std::to_string(job.jobid)));
     e.push_back(entry(env::kEnvRank, std::to_string(p.rank)));
     e.push_back(entry(env::kEnvSize, std::to_string(job.size)));
+    e.push_back(entry(env::kEnvUniverseSize, std::to_string(std::max(job.universe_size, job.size))));
     e.push_back(entry(env::kEnvLocalRank, std::to_string(p.local_rank)));
     e.push_back(entry(env::kEnvLocalSize, std::to_string(p.local_size)));
     e.push_back(entry(env::kEnvNodeId, std::to_string(p.node_id)));

@@ -21,6 +21,7 @@ namespace tessera::mpirun {
 struct JobEnv {
     uint32_t jobid = 0;
     int size = 1;
+    int universe_size = 1; /* slots of the hosts, at least size */
     std::string job_key;
     std::vector<std::pair<std::string, std::string>> cmdline_mca; /* --mca, in order */
     std::vector<std::string> tune_files;                           /* absolute paths */

@@ -1,6 +1,6 @@
 /* Ways a job ends early, one per mode (argv[1]); the last rank fails, the others wait to be ended:
  *   abort             MPI_Abort(MPI_COMM_WORLD, 7)
- *   unsupported       MPI_Remove_error_class, which nobody provides, under MPI_COMM_SELF's default
+ *   unsupported       MPI_Get_hw_resource_info, which nobody provides, under MPI_COMM_SELF's default
  *                     MPI_ERRORS_ARE_FATAL
  *   errors_abort      MPI_ERRORS_ABORT on MPI_COMM_WORLD, then a NULL output pointer (MPI_ERR_ARG)
  *   call_errhandler   MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER) under MPI_ERRORS_ARE_FATAL
@@ -27,7 +27,8 @@ int main(int argc, char **argv)
         if (strcmp(mode, "abort") == 0) {
             MPI_Abort(MPI_COMM_WORLD, 7);
         } else if (strcmp(mode, "unsupported") == 0) {
-            MPI_Remove_error_class(MPI_ERR_LASTCODE);
+            MPI_Info hw = MPI_INFO_NULL;
+            MPI_Get_hw_resource_info(&hw);
         } else if (strcmp(mode, "errors_abort") == 0) {
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ABORT);
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);

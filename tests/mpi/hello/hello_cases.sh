@@ -125,13 +125,13 @@ abort)
 unsupported_fatal)
   run "$mpirun" -np 4 --oversubscribe --timeout 60 "$progs/failures" unsupported
   [ "$(rc)" = 55 ] || fail "mpirun exited $(rc), expected MPI_ERR_UNSUPPORTED_OPERATION (55): $(both)"
-  grep -q "MPI_Remove_error_class is not implemented yet by Tessera's native engine" "$tmp/err" || fail "message does not name MPI_Remove_error_class: $(both)"
+  grep -q "MPI_Get_hw_resource_info is not implemented yet by Tessera's native engine" "$tmp/err" || fail "message does not name MPI_Get_hw_resource_info: $(both)"
   grep -q "MPI_ERRORS_ARE_FATAL" "$tmp/err" || fail "message does not name the handler: $(both)"
-  [ "$(grep -c 'MPI_Remove_error_class is not implemented' "$tmp/err")" = 1 ] || fail "the message is not printed exactly once: $(both)"
+  [ "$(grep -c 'MPI_Get_hw_resource_info is not implemented' "$tmp/err")" = 1 ] || fail "the message is not printed exactly once: $(both)"
   ended_quickly
   run "$progs/failures" unsupported
-  [ "$(rc)" = 55 ] && grep -q "MPI_Remove_error_class is not implemented yet" "$tmp/err" || fail "singleton: $(rc): $(both)"
-  echo "an unimplemented MPI_Remove_error_class under MPI_ERRORS_ARE_FATAL ends the job (55), naming it" ;;
+  [ "$(rc)" = 55 ] && grep -q "MPI_Get_hw_resource_info is not implemented yet" "$tmp/err" || fail "singleton: $(rc): $(both)"
+  echo "an unimplemented MPI_Get_hw_resource_info under MPI_ERRORS_ARE_FATAL ends the job (55), naming it" ;;
 
 errors_abort)
   run "$mpirun" -np 2 --oversubscribe --timeout 60 "$progs/failures" errors_abort

@@ -18,7 +18,8 @@ namespace orte = tessera::orte;
 
 const char *const kAllVars[] = {orte::kEnvJobId,     orte::kEnvRank,   orte::kEnvSize,      orte::kEnvLocalRank,
                                 orte::kEnvLocalSize, orte::kEnvNodeId, orte::kEnvHost,      orte::kEnvKvUri,
-                                orte::kEnvJobKey,    orte::kEnvBind,   orte::kEnvCmdlineMca, orte::kEnvCmdlineTune};
+                                orte::kEnvJobKey,    orte::kEnvBind,   orte::kEnvCmdlineMca, orte::kEnvCmdlineTune,
+                                orte::kEnvUniverseSize, orte::kEnvAppnum};
 
 const std::string kKey = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -59,6 +60,8 @@ protected:
         ::setenv(orte::kEnvBind, "2,3", 1);
         ::unsetenv(orte::kEnvCmdlineMca);
         ::unsetenv(orte::kEnvCmdlineTune);
+        ::unsetenv(orte::kEnvUniverseSize);
+        ::unsetenv(orte::kEnvAppnum);
     }
 
     // read_launch_env fails, and its message names `name` (and `shows`, when given).
@@ -94,6 +97,8 @@ TEST_F(LaunchEnv, ACompleteEnvironmentIsRead)
     EXPECT_EQ(info->kv_uri, "127.0.0.1:40123");
     EXPECT_EQ(info->job_key, kKey);
     EXPECT_EQ(info->bind, "2,3");
+    EXPECT_EQ(info->universe_size, 8); // the size when the launcher gives no universe
+    EXPECT_EQ(info->appnum, 0);
 }
 
 TEST_F(LaunchEnv, OptionalVariablesAndOtherForms)
@@ -117,6 +122,13 @@ TEST_F(LaunchEnv, OptionalVariablesAndOtherForms)
     }
     ::setenv(orte::kEnvKvUri, "node17.cluster:65535", 1);
     EXPECT_TRUE(orte::read_launch_env(&error)) << error;
+
+    ::setenv(orte::kEnvUniverseSize, "12", 1);
+    ::setenv(orte::kEnvAppnum, "2", 1);
+    info = orte::read_launch_env(&error);
+    ASSERT_TRUE(info) << error;
+    EXPECT_EQ(info->universe_size, 12);
+    EXPECT_EQ(info->appnum, 2);
 }
 
 TEST_F(LaunchEnv, NoUriMeansSingleton)
@@ -174,6 +186,8 @@ TEST_F(LaunchEnv, EachMalformedVariableIsNamed)
         {orte::kEnvCmdlineMca, "btl", "'btl'"},
         {orte::kEnvCmdlineMca, "a=b%zz", "a=b%zz"},
         {orte::kEnvCmdlineTune, "/a.conf::/b.conf", "empty file name"},
+        {orte::kEnvUniverseSize, "7", "out of range [8, "},
+        {orte::kEnvAppnum, "-1", "out of range [0, "},
     };
     for (const Case &c : cases) {
         SCOPED_TRACE(std::string(c.name) + "=" + c.value);

@@ -1,0 +1,27 @@
+#include "ompi/communicator/comm_checks.h"
+
+#include <string>
+
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/runtime.h"
+
+namespace tessera::ompi {
+
+Communicator *comm_argument(const char *function, MPI_Comm comm, int *rc, const char *name, MPI_Comm raise_on)
+{
+    if (raise_on == MPI_COMM_NULL) {
+        raise_on = comm;
+    }
+    *rc = require_initialized(raise_on, function);
+    if (*rc != MPI_SUCCESS) {
+        return nullptr;
+    }
+    Communicator *c = comm_lookup(comm);
+    if (c == nullptr) {
+        *rc = raise_on_comm(raise_on, MPI_ERR_COMM, function,
+                            std::string("invalid communicator in argument '") + name + "'");
+    }
+    return c;
+}
+
+} // namespace tessera::ompi
