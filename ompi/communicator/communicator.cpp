@@ -5,8 +5,8 @@ namespace tessera::ompi {
 namespace {
 
 /* Before MPI_Init a process is its own world (size 1), which is also what a singleton becomes. */
-Communicator world_comm{kContextWorld, 0, 1, MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD", {}, nullptr};
-Communicator self_comm{kContextSelf, 0, 1, MPI_ERRORS_ARE_FATAL, "MPI_COMM_SELF", {}, nullptr};
+Communicator world_comm{kContextWorld, 0, 1, MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD", {}, nullptr, nullptr, 0};
+Communicator self_comm{kContextSelf, 0, 1, MPI_ERRORS_ARE_FATAL, "MPI_COMM_SELF", {}, nullptr, nullptr, 0};
 
 } // namespace
 
@@ -29,6 +29,15 @@ Communicator *comm_lookup(MPI_Comm handle)
         return &self_comm;
     }
     return nullptr;
+}
+
+MPI_Comm comm_handle(const Communicator *comm)
+{
+    if (comm == &self_comm) {
+        return MPI_COMM_SELF;
+    }
+    /* Until user communicators exist (their handle will be their address), everything else is WORLD. */
+    return MPI_COMM_WORLD;
 }
 
 void comm_init_predefined(int world_rank, int world_size)
