@@ -10,7 +10,7 @@ namespace tessera::ompi {
 
 std::string coll_init(bool thread_multiple)
 {
-    if (const int rc = mca_coll_base_init(false, thread_multiple); rc != TESSERA_SUCCESS) {
+    if (const int rc = tessera_coll_base_init(false, thread_multiple); rc != TESSERA_SUCCESS) {
         return std::string("the coll components could not be initialized: ") + tessera_strerror(rc);
     }
     pml::progress_hook_add(coll::progress_requests);
@@ -20,13 +20,13 @@ std::string coll_init(bool thread_multiple)
 void coll_finalize()
 {
     pml::progress_hook_remove(coll::progress_requests);
-    mca_coll_base_finalize();
+    tessera_coll_base_finalize();
 }
 
 std::string coll_comm_enable(Communicator &comm)
 {
     mca_coll_base_comm_coll_t *table = nullptr;
-    const int rc = mca_coll_base_comm_select(coll::to_c(&comm), comm.name, &table);
+    const int rc = tessera_coll_base_comm_select(coll::to_c(&comm), comm.name, &table);
     if (rc == TESSERA_ERR_NOT_FOUND) {
         return std::string("no coll component offers the collectives of ") + comm.name +
                " (see the coll parameter; coll_base_verbose 1 says more)";
@@ -41,7 +41,7 @@ std::string coll_comm_enable(Communicator &comm)
 
 void coll_comm_disable(Communicator &comm)
 {
-    mca_coll_base_comm_unselect(coll::to_c(&comm), comm.coll);
+    tessera_coll_base_comm_unselect(coll::to_c(&comm), comm.coll);
     comm.coll = nullptr;
 }
 

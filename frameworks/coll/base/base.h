@@ -1,8 +1,8 @@
 /*
  * coll base: the framework declaration and the selection per communicator. The framework is opened
  * with the others at MPI_Init (the parameter `coll` includes or excludes components as for every
- * framework); mca_coll_base_init then asks each open component's coll_init_query once, and
- * mca_coll_base_comm_select builds a communicator's table: every taking-part component is asked for
+ * framework); tessera_coll_base_init then asks each open component's coll_init_query once, and
+ * tessera_coll_base_comm_select builds a communicator's table: every taking-part component is asked for
  * a module, and for each collective the module of highest priority that implements it (non-NULL
  * entry) is kept. The MPI layer drives it from ompi/coll/coll_comm.h.
  */
@@ -78,11 +78,14 @@ typedef struct mca_coll_base_comm_coll {
     size_t module_count;
 } mca_coll_base_comm_coll_t;
 
+/* The functions below are named tessera_*, not mca_*: Open MPI's libmpi exports
+ * mca_coll_base_comm_select, and a process translated to Open MPI has both libraries loaded. */
+
 /* After the framework is open (MPI_Init): asks each open component's coll_init_query; one that does not
  * answer TESSERA_SUCCESS takes no part in any communicator. */
-int mca_coll_base_init(bool enable_progress_threads, bool enable_mpi_threads);
+int tessera_coll_base_init(bool enable_progress_threads, bool enable_mpi_threads);
 /* MPI_Finalize, after every communicator is unselected. */
-void mca_coll_base_finalize(void);
+void tessera_coll_base_finalize(void);
 
 /*
  * Selects the collectives of `comm` (`name` for messages): *out is a new table. Modules whose priority
@@ -90,9 +93,9 @@ void mca_coll_base_finalize(void);
  * TESSERA_ERR_NOT_FOUND when no component offers a module, or the error of a module's enable (after
  * everything selected so far is released).
  */
-int mca_coll_base_comm_select(struct tessera_comm *comm, const char *name, mca_coll_base_comm_coll_t **out);
-/* Releases the modules of a table made by mca_coll_base_comm_select, and the table. */
-void mca_coll_base_comm_unselect(struct tessera_comm *comm, mca_coll_base_comm_coll_t *coll);
+int tessera_coll_base_comm_select(struct tessera_comm *comm, const char *name, mca_coll_base_comm_coll_t **out);
+/* Releases the modules of a table made by tessera_coll_base_comm_select, and the table. */
+void tessera_coll_base_comm_unselect(struct tessera_comm *comm, mca_coll_base_comm_coll_t *coll);
 
 #ifdef __cplusplus
 }

@@ -64,7 +64,7 @@ void release(struct tessera_comm *comm, mca_coll_base_module_t *m)
 
 extern "C" {
 
-int mca_coll_base_init(bool enable_progress_threads, bool enable_mpi_threads)
+int tessera_coll_base_init(bool enable_progress_threads, bool enable_mpi_threads)
 {
     auto &list = taking_part();
     list.clear();
@@ -88,12 +88,12 @@ int mca_coll_base_init(bool enable_progress_threads, bool enable_mpi_threads)
     return TESSERA_SUCCESS;
 }
 
-void mca_coll_base_finalize(void)
+void tessera_coll_base_finalize(void)
 {
     taking_part().clear();
 }
 
-int mca_coll_base_comm_select(struct tessera_comm *comm, const char *name, mca_coll_base_comm_coll_t **out)
+int tessera_coll_base_comm_select(struct tessera_comm *comm, const char *name, mca_coll_base_comm_coll_t **out)
 {
     std::vector<Candidate> candidates;
     for (const mca_coll_base_component_t *component : taking_part()) {
@@ -142,7 +142,7 @@ int mca_coll_base_comm_select(struct tessera_comm *comm, const char *name, mca_c
             for (std::size_t i = table->module_count; i < used.size(); ++i) {
                 table->modules[table->module_count++] = used[i];
             }
-            mca_coll_base_comm_unselect(comm, table);
+            tessera_coll_base_comm_unselect(comm, table);
             return rc;
         }
     }
@@ -150,7 +150,7 @@ int mca_coll_base_comm_select(struct tessera_comm *comm, const char *name, mca_c
     return TESSERA_SUCCESS;
 }
 
-void mca_coll_base_comm_unselect(struct tessera_comm *comm, mca_coll_base_comm_coll_t *coll)
+void tessera_coll_base_comm_unselect(struct tessera_comm *comm, mca_coll_base_comm_coll_t *coll)
 {
     if (coll == nullptr) {
         return;
