@@ -69,7 +69,8 @@ int start(MPI_Request *request)
     }
     const int rc = r->kind == pml::Kind::Send ? pml::start_send(r) : pml::start_recv(r);
     if (rc != MPI_SUCCESS) {
-        return raise_on_comm(comm_handle(r->comm), rc, "MPI_Start", "rank " + std::to_string(r->peer) + " cannot be reached");
+        return raise_on_comm(comm_handle(r->comm), rc, "MPI_Start",
+                             "rank " + std::to_string(r->peer) + " cannot be reached");
     }
     return MPI_SUCCESS;
 }

@@ -13,6 +13,7 @@
 #define TESSERA_COMPONENTS_COLL_BASIC_COLL_BASIC_H
 
 #include <cstddef>
+#include <vector>
 
 #include "frameworks/coll/coll.h"
 #include "ompi/coll/coll_objects.h"
@@ -66,6 +67,13 @@ void reduce_scatter_block(Schedule &s, const void *sbuf, void *rbuf, std::size_t
                           const Op *op);
 void scan(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, const Datatype *type, const Op *op);
 void exscan(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, const Datatype *type, const Op *op);
+
+/* The fixed-count forms as the vector ones: `count` elements per rank, one block after the other. */
+struct Blocks {
+    std::vector<std::size_t> counts;
+    std::vector<std::ptrdiff_t> displs;
+};
+Blocks uniform_blocks(const Schedule &s, std::size_t count);
 
 /* Element `index` of a buffer of `type` (index * extent bytes on). */
 inline char *element(void *buf, std::ptrdiff_t index, const Datatype *type)

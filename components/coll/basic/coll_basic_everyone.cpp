@@ -56,13 +56,8 @@ void allgatherv(Schedule &s, const void *sbuf, std::size_t scount, const Datatyp
 void allgather(Schedule &s, const void *sbuf, std::size_t scount, const Datatype *stype, void *rbuf,
                std::size_t rcount, const Datatype *rtype)
 {
-    const auto n = static_cast<std::size_t>(s.size());
-    std::vector<std::size_t> counts(n, rcount);
-    std::vector<std::ptrdiff_t> displs(n);
-    for (std::size_t p = 0; p < n; ++p) {
-        displs[p] = static_cast<std::ptrdiff_t>(p * rcount);
-    }
-    allgatherv(s, sbuf, scount, stype, rbuf, counts.data(), displs.data(), rtype);
+    const Blocks b = uniform_blocks(s, rcount);
+    allgatherv(s, sbuf, scount, stype, rbuf, b.counts.data(), b.displs.data(), rtype);
 }
 
 /*
@@ -125,14 +120,9 @@ void alltoallv(Schedule &s, const void *sbuf, const std::size_t *scounts, const 
 void alltoall(Schedule &s, const void *sbuf, std::size_t scount, const Datatype *stype, void *rbuf,
               std::size_t rcount, const Datatype *rtype)
 {
-    const auto n = static_cast<std::size_t>(s.size());
-    std::vector<std::size_t> scounts(n, scount), rcounts(n, rcount);
-    std::vector<std::ptrdiff_t> sdispls(n), rdispls(n);
-    for (std::size_t p = 0; p < n; ++p) {
-        sdispls[p] = static_cast<std::ptrdiff_t>(p * scount);
-        rdispls[p] = static_cast<std::ptrdiff_t>(p * rcount);
-    }
-    alltoallv(s, sbuf, scounts.data(), sdispls.data(), stype, rbuf, rcounts.data(), rdispls.data(), rtype);
+    const Blocks send = uniform_blocks(s, scount), recv = uniform_blocks(s, rcount);
+    alltoallv(s, sbuf, send.counts.data(), send.displs.data(), stype, rbuf, recv.counts.data(), recv.displs.data(),
+              rtype);
 }
 
 } // namespace tessera::ompi::coll_basic

@@ -37,8 +37,7 @@ void reduce_scatter(Schedule &s, const void *sbuf, void *rbuf, const std::size_t
 void reduce_scatter_block(Schedule &s, const void *sbuf, void *rbuf, std::size_t rcount, const Datatype *type,
                           const Op *op)
 {
-    const std::vector<std::size_t> rcounts(static_cast<std::size_t>(s.size()), rcount);
-    reduce_scatter(s, sbuf, rbuf, rcounts.data(), type, op);
+    reduce_scatter(s, sbuf, rbuf, uniform_blocks(s, rcount).counts.data(), type, op);
 }
 
 /* Rank r receives a0 op ... op a(r-1) from r-1, computes that op a(r) into recvbuf and passes it on. */

@@ -34,16 +34,21 @@ void gatherv(Schedule &s, const void *sbuf, std::size_t scount, const Datatype *
     }
 }
 
+Blocks uniform_blocks(const Schedule &s, std::size_t count)
+{
+    const auto n = static_cast<std::size_t>(s.size());
+    Blocks b{std::vector<std::size_t>(n, count), std::vector<std::ptrdiff_t>(n)};
+    for (std::size_t p = 0; p < n; ++p) {
+        b.displs[p] = static_cast<std::ptrdiff_t>(p * count);
+    }
+    return b;
+}
+
 void gather(Schedule &s, const void *sbuf, std::size_t scount, const Datatype *stype, void *rbuf,
             std::size_t rcount, const Datatype *rtype, int root)
 {
-    const auto n = static_cast<std::size_t>(s.size());
-    std::vector<std::size_t> counts(n, rcount);
-    std::vector<std::ptrdiff_t> displs(n);
-    for (std::size_t p = 0; p < n; ++p) {
-        displs[p] = static_cast<std::ptrdiff_t>(p * rcount);
-    }
-    gatherv(s, sbuf, scount, stype, rbuf, counts.data(), displs.data(), rtype, root);
+    const Blocks b = uniform_blocks(s, rcount);
+    gatherv(s, sbuf, scount, stype, rbuf, b.counts.data(), b.displs.data(), rtype, root);
 }
 
 void scatterv(Schedule &s, const void *sbuf, const std::size_t *scounts, const std::ptrdiff_t *displs,
@@ -67,13 +72,8 @@ void scatterv(Schedule &s, const void *sbuf, const std::size_t *scounts, const s
 void scatter(Schedule &s, const void *sbuf, std::size_t scount, const Datatype *stype, void *rbuf,
              std::size_t rcount, const Datatype *rtype, int root)
 {
-    const auto n = static_cast<std::size_t>(s.size());
-    std::vector<std::size_t> counts(n, scount);
-    std::vector<std::ptrdiff_t> displs(n);
-    for (std::size_t p = 0; p < n; ++p) {
-        displs[p] = static_cast<std::ptrdiff_t>(p * scount);
-    }
-    scatterv(s, sbuf, counts.data(), displs.data(), stype, rbuf, rcount, rtype, root);
+    const Blocks b = uniform_blocks(s, scount);
+    scatterv(s, sbuf, b.counts.data(), b.displs.data(), stype, rbuf, rcount, rtype, root);
 }
 
 /*
