@@ -91,6 +91,9 @@ int select_one(mca_base_framework_t *fw, SelectedComponent *out);
  * framework whose selection parameter is empty: TESSERA_SUCCESS and no component. */
 int select_many(mca_base_framework_t *fw, std::vector<SelectedComponent> *out);
 
+/* A note on stderr when "<fw>_base_verbose" is at least `level` (framework bases report with it too). */
+void framework_note(const mca_base_framework_t &fw, int level, const std::string &text);
+
 /* DSOs and static components refused since start-up, with the reason. */
 std::vector<LoadError> load_errors();
 

@@ -36,9 +36,6 @@ std::recursive_mutex &framework_mutex();
 /* Calls the close function of an open component; its DSO goes when its entry is erased. */
 void close_component(const mca_base_framework_t &fw, const FoundComponent &component);
 
-/* A note on stderr when "<fw>_base_verbose" is at least `level`. */
-void framework_note(const mca_base_framework_t &fw, int level, const std::string &text);
-
 } // namespace tessera::mca
 
 #endif

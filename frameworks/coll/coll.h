@@ -6,10 +6,12 @@
  *
  * The arguments are the MPI layer's own objects (communicator, datatype, op, request), already
  * checked by the bindings: counts are non-negative, roots valid, buffers may be MPI_IN_PLACE where the
- * standard allows (the MPI layer's sentinel, ompi/), datatypes committed. Counts are size_t and
- * displacements ptrdiff_t (in elements of the datatype, except alltoallw's, which are bytes), so the
- * MPI-4 large-count (_c) forms need no second table. Return values are MPI error classes (MPI_SUCCESS
- * is 0); the binding hands errors to the communicator's error handler.
+ * standard allows (the MPI layer's sentinel, ompi/), datatypes committed, ops defined on their
+ * datatype. What the standard makes insignificant on a rank (the receive side of a gather on a
+ * non-root, the send side after MPI_IN_PLACE) is passed as NULL datatypes and arrays. Counts are
+ * size_t and displacements ptrdiff_t (in elements of the datatype, except alltoallw's, which are
+ * bytes), so the MPI-4 large-count (_c) forms need no second table. Return values are MPI error
+ * classes (MPI_SUCCESS is 0); the binding hands errors to the communicator's error handler.
  */
 #ifndef TESSERA_FRAMEWORKS_COLL_COLL_H
 #define TESSERA_FRAMEWORKS_COLL_COLL_H
@@ -81,7 +83,9 @@ typedef int (*mca_coll_base_reduce_scatter_block_fn_t)(const void *sbuf, void *r
                                                        mca_coll_dt_t dt, mca_coll_op_t op, MCA_COLL_COMM);
 
 /* Non-blocking forms: the same arguments and the request that completes with the operation, which
- * must progress through the library's progress engine (no thread of its own required). */
+ * must progress through the library's progress engine (no thread of its own required). The count,
+ * displacement and datatype arrays are the MPI layer's converted copies, valid during the call only:
+ * a module keeps what it needs (ompi/coll/coll_schedule.h builds the whole schedule in the call). */
 typedef int (*mca_coll_base_ibarrier_fn_t)(MCA_COLL_REQ, MCA_COLL_COMM);
 typedef int (*mca_coll_base_ibcast_fn_t)(void *buf, size_t count, mca_coll_dt_t dt, int root, MCA_COLL_REQ,
                                          MCA_COLL_COMM);

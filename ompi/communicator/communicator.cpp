@@ -31,6 +31,15 @@ Communicator *comm_lookup(MPI_Comm handle)
     return nullptr;
 }
 
+MPI_Comm comm_handle(const Communicator *comm)
+{
+    if (comm == &self_comm) {
+        return MPI_COMM_SELF;
+    }
+    /* Until user communicators exist (their handle will be their address), everything else is WORLD. */
+    return MPI_COMM_WORLD;
+}
+
 void comm_init_predefined(int world_rank, int world_size)
 {
     world_comm.rank = world_rank;

@@ -21,6 +21,8 @@
 #include "ompi/info/info.h"
 #include "ompi/proc/proc.h"
 
+struct mca_coll_base_comm_coll; /* frameworks/coll/base/base.h */
+
 namespace tessera::ompi {
 
 struct Communicator {
@@ -34,6 +36,11 @@ struct Communicator {
     std::vector<tessera_proc_t *> procs{}; /* by rank: the peer processes (set by the point-to-point engine) */
     void *pml = nullptr;     /* the point-to-point engine's matching state of this communicator */
     InfoEntries info{};      /* the hints of MPI_Comm_set_info, returned by MPI_Comm_get_info */
+    /* The collectives selected for this communicator (ompi/coll/coll_comm.h), and the number of its
+     * next collective call: every rank calls collectives in the same order, so the numbers agree and
+     * give each call its own internal tag. */
+    mca_coll_base_comm_coll *coll = nullptr;
+    uint32_t coll_seq = 0;
 };
 
 inline constexpr uint32_t kContextWorld = 0;
@@ -44,6 +51,9 @@ Communicator &comm_self();
 
 /* The object of a handle, or nullptr for MPI_COMM_NULL and anything that names no communicator. */
 Communicator *comm_lookup(MPI_Comm handle);
+
+/* The handle of a communicator (to raise an error on it). */
+MPI_Comm comm_handle(const Communicator *comm);
 
 /* MPI_Init: WORLD gets the job's rank and size; SELF is (0, 1). Both get MPI_ERRORS_ARE_FATAL. */
 void comm_init_predefined(int world_rank, int world_size);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "ompi/datatype/datatype_derived.h"
 
@@ -78,6 +79,31 @@ void convertor_unpack(void *buf, std::size_t count, const Datatype &type, std::s
     const auto *in = static_cast<const char *>(src);
     walk(static_cast<char *>(buf), type, offset, len,
          [in](char *typed, std::size_t at, std::size_t n) { std::memcpy(typed, in + at, n); });
+}
+
+void convertor_copy(const void *src, std::size_t scount, const Datatype &stype, void *dst, std::size_t dcount,
+                    const Datatype &dtype)
+{
+    const std::size_t bytes = std::min(scount * stype.size, dcount * dtype.size);
+    if (bytes == 0) {
+        return;
+    }
+    if (const char *from = convertor_contiguous(src, stype)) {
+        convertor_unpack(dst, dcount, dtype, 0, from, bytes);
+        return;
+    }
+    if (dtype.contiguous) {
+        convertor_pack(src, scount, stype, 0, static_cast<char *>(dst) + dtype.true_lb, bytes);
+        return;
+    }
+    /* Both scattered: through a bounded staging buffer, one stretch of the packed stream at a time. */
+    constexpr std::size_t kStage = 256 * 1024;
+    std::vector<char> stage(std::min(bytes, kStage));
+    for (std::size_t at = 0; at < bytes; at += stage.size()) {
+        const std::size_t n = std::min(stage.size(), bytes - at);
+        convertor_pack(src, scount, stype, at, stage.data(), n);
+        convertor_unpack(dst, dcount, dtype, at, stage.data(), n);
+    }
 }
 
 } // namespace tessera::ompi

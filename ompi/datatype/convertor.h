@@ -20,6 +20,12 @@ void convertor_pack(const void *buf, std::size_t count, const Datatype &type, st
 void convertor_unpack(void *buf, std::size_t count, const Datatype &type, std::size_t offset, const void *src,
                       std::size_t len);
 
+/* Moves the packed form of `scount` elements of `stype` at `src` into `dcount` elements of `dtype` at
+ * `dst`, as a message from one to the other would: min(scount * stype.size, dcount * dtype.size)
+ * bytes (a longer source is the caller's truncation error). The two must not overlap. */
+void convertor_copy(const void *src, std::size_t scount, const Datatype &stype, void *dst, std::size_t dcount,
+                    const Datatype &dtype);
+
 /* Where the packed bytes are when they need no packing (a contiguous type): buf + true_lb; else nullptr. */
 inline const char *convertor_contiguous(const void *buf, const Datatype &type)
 {

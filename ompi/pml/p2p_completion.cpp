@@ -13,11 +13,6 @@ using pml::Request;
 
 namespace {
 
-MPI_Comm comm_handle(const Request *r)
-{
-    return r->comm == &comm_self() ? MPI_COMM_SELF : MPI_COMM_WORLD;
-}
-
 /* A request MPI has finished with: its status to the caller; the handle set to MPI_REQUEST_NULL
  * unless it is persistent (then inactive). Returns the status's error. */
 int retire(MPI_Request *handle, MPI_Status *status)
@@ -51,7 +46,7 @@ void empty(MPI_Status *status)
 
 int raise_request_error(const char *function, const Request *r, int error)
 {
-    return raise_on_comm(r != nullptr ? comm_handle(r) : MPI_COMM_WORLD, error, function,
+    return raise_on_comm(r != nullptr ? comm_handle(r->comm) : MPI_COMM_WORLD, error, function,
                          error == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer"
                                                    : "the operation failed");
 }
@@ -74,7 +69,8 @@ int start(MPI_Request *request)
     }
     const int rc = r->kind == pml::Kind::Send ? pml::start_send(r) : pml::start_recv(r);
     if (rc != MPI_SUCCESS) {
-        return raise_on_comm(comm_handle(r), rc, "MPI_Start", "rank " + std::to_string(r->peer) + " cannot be reached");
+        return raise_on_comm(comm_handle(r->comm), rc, "MPI_Start",
+                             "rank " + std::to_string(r->peer) + " cannot be reached");
     }
     return MPI_SUCCESS;
 }
@@ -315,6 +311,10 @@ int cancel(MPI_Request *request)
     Request *r = pml::from_handle(*request);
     if (r == nullptr) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "the request is MPI_REQUEST_NULL");
+    }
+    if (r->kind == pml::Kind::Coll) {
+        return raise_on_comm(comm_handle(r->comm), MPI_ERR_REQUEST, "MPI_Cancel",
+                             "the request is a non-blocking collective, which cannot be cancelled (MPI-4.1 6.12)");
     }
     /* A receive not matched yet is withdrawn; a send cannot be recalled once it left (as in Open MPI):
      * it completes normally and MPI_Test_cancelled says false. */

@@ -17,6 +17,7 @@
 #include "ompi/datatype/convertor.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/pml.h"
+#include "ompi/pml/pml_internal.h"
 #include "ompi/pml/pml_queues.h"
 #include "ompi/pml/pml_wire.h"
 #include "ompi/runtime/runtime.h"
@@ -69,6 +70,7 @@ std::deque<Pending> pending;
 RequestList awaiting_cts; /* rendezvous sends whose RTS is out */
 RequestList active_sends; /* rendezvous sends moving their data */
 RequestList receiving;    /* matched rendezvous receives waiting for their data */
+std::vector<ProgressHook> progress_hooks;
 bool running = false;
 bool yield_enabled = true; /* mpi_yield_when_idle, resolved by init() */
 
@@ -263,9 +265,16 @@ int progress_sends()
     return events;
 }
 
+/* MPI_ANY_TAG takes user tags only: the library's own traffic (negative tags, pml_internal.h) stays out
+ * of reach of every wildcard receive and probe. */
+bool tag_matches(int wanted, int tag)
+{
+    return wanted == tag || (wanted == MPI_ANY_TAG && tag >= 0);
+}
+
 bool matches(const Request *r, int source, int tag)
 {
-    return (r->peer == MPI_ANY_SOURCE || r->peer == source) && (r->tag == MPI_ANY_TAG || r->tag == tag);
+    return (r->peer == MPI_ANY_SOURCE || r->peer == source) && tag_matches(r->tag, tag);
 }
 
 /* Single copy: reads the sender's data (its address follows the RTS) straight into the receive
@@ -679,7 +688,25 @@ int progress()
     if (!active_sends.empty()) {
         events += progress_sends();
     }
+    for (ProgressHook hook : progress_hooks) {
+        events += hook();
+    }
     return events;
+}
+
+void progress_hook_add(ProgressHook hook)
+{
+    progress_hooks.push_back(hook);
+}
+
+void progress_hook_remove(ProgressHook hook)
+{
+    std::erase(progress_hooks, hook);
+}
+
+void complete_request(Request *r)
+{
+    complete(r);
 }
 
 void yield_cpu()
@@ -698,7 +725,7 @@ bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
     for (const KeptMessage &u : state->unexpected) {
-        if ((source == MPI_ANY_SOURCE || source == u.header.source) && (tag == MPI_ANY_TAG || tag == u.header.tag)) {
+        if ((source == MPI_ANY_SOURCE || source == u.header.source) && tag_matches(tag, u.header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
                 status->MPI_SOURCE = u.header.source;
                 status->MPI_TAG = u.header.tag;
@@ -737,7 +764,7 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
     for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
-        if ((source == MPI_ANY_SOURCE || source == it->header.source) && (tag == MPI_ANY_TAG || tag == it->header.tag)) {
+        if ((source == MPI_ANY_SOURCE || source == it->header.source) && tag_matches(tag, it->header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
                 status->MPI_SOURCE = it->header.source;
                 status->MPI_TAG = it->header.tag;

@@ -33,6 +33,7 @@ Request *request_alloc()
     r->address = 0;
     r->in_flight = 0;
     r->packed.clear();
+    r->kind = Kind::Send;
     r->parent = nullptr;
     r->children = 0;
     r->next = r->prev = nullptr;
@@ -50,6 +51,7 @@ void request_release(Request *r)
 {
     datatype_release(r->type);
     r->type = nullptr;
+    r->work.reset();
     r->next = free_list;
     free_list = r;
 }

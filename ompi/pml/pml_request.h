@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <mpi.h>
@@ -19,8 +20,15 @@
 
 namespace tessera::ompi::pml {
 
-enum class Kind : uint8_t { Send, Recv };
+/* Coll: a non-blocking collective, completed by the work it owns (ompi/coll/coll_schedule.h), not by
+ * the matching engine. */
+enum class Kind : uint8_t { Send, Recv, Coll };
 enum class SendMode : uint8_t { Standard, Sync, Ready, Buffered /* persistent MPI_Bsend_init */ };
+
+/* What a request of kind Coll runs: owned by the request, destroyed when it is released. */
+struct RequestWork {
+    virtual ~RequestWork() = default;
+};
 
 struct Request {
     Kind kind = Kind::Send;
@@ -55,6 +63,8 @@ struct Request {
     mca_btl_base_stripe_t stripe{};
     std::vector<char> packed;  /* send of a non-contiguous type: the packed message */
 
+    std::unique_ptr<RequestWork> work; /* Kind::Coll */
+
     Request *parent = nullptr; /* a compound request (MPI_Isendrecv) this one completes into */
     int children = 0;          /* compound: children still running */
     Request *next = nullptr;   /* free list, posted queue */
@@ -62,7 +72,7 @@ struct Request {
 };
 
 Request *request_alloc();
-/* Back to the free list (never for MPI_REQUEST_NULL); drops its use of the datatype. */
+/* Back to the free list (never for MPI_REQUEST_NULL); drops its use of the datatype and its work. */
 void request_release(Request *r);
 
 /* The request's datatype, held for as long as the request lives: a derived type freed by the

@@ -1,11 +1,13 @@
 #include "ompi/runtime/native_dispatch.h"
 
 #include "ompi/attribute/attr_functions.h"
+#include "ompi/coll/coll_functions.h"
 #include "ompi/communicator/comm_functions.h"
 #include "ompi/datatype/type_functions.h"
 #include "ompi/errhandler/errhandler_functions.h"
 #include "ompi/group/group_functions.h"
 #include "ompi/info/info_functions.h"
+#include "ompi/op/op_functions.h"
 #include "ompi/pml/p2p_functions.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/native_translator.h"
@@ -227,6 +229,80 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Unpack_external_c = native::unpack_external_c;
     t->Pack_external_size = native::pack_external_size;
     t->Pack_external_size_c = native::pack_external_size_c;
+    /* Collectives (issue 7) */
+    t->Bcast = native::bcast;
+    t->Bcast_c = native::bcast_c;
+    t->Ibcast = native::ibcast;
+    t->Ibcast_c = native::ibcast_c;
+    t->Gather = native::gather;
+    t->Gather_c = native::gather_c;
+    t->Igather = native::igather;
+    t->Igather_c = native::igather_c;
+    t->Gatherv = native::gatherv;
+    t->Gatherv_c = native::gatherv_c;
+    t->Igatherv = native::igatherv;
+    t->Igatherv_c = native::igatherv_c;
+    t->Scatter = native::scatter;
+    t->Scatter_c = native::scatter_c;
+    t->Iscatter = native::iscatter;
+    t->Iscatter_c = native::iscatter_c;
+    t->Scatterv = native::scatterv;
+    t->Scatterv_c = native::scatterv_c;
+    t->Iscatterv = native::iscatterv;
+    t->Iscatterv_c = native::iscatterv_c;
+    t->Barrier = native::barrier;
+    t->Ibarrier = native::ibarrier;
+    t->Allgather = native::allgather;
+    t->Allgather_c = native::allgather_c;
+    t->Iallgather = native::iallgather;
+    t->Iallgather_c = native::iallgather_c;
+    t->Allgatherv = native::allgatherv;
+    t->Allgatherv_c = native::allgatherv_c;
+    t->Iallgatherv = native::iallgatherv;
+    t->Iallgatherv_c = native::iallgatherv_c;
+    t->Alltoall = native::alltoall;
+    t->Alltoall_c = native::alltoall_c;
+    t->Ialltoall = native::ialltoall;
+    t->Ialltoall_c = native::ialltoall_c;
+    t->Alltoallv = native::alltoallv;
+    t->Alltoallv_c = native::alltoallv_c;
+    t->Ialltoallv = native::ialltoallv;
+    t->Ialltoallv_c = native::ialltoallv_c;
+    t->Alltoallw = native::alltoallw;
+    t->Alltoallw_c = native::alltoallw_c;
+    t->Ialltoallw = native::ialltoallw;
+    t->Ialltoallw_c = native::ialltoallw_c;
+    t->Reduce = native::reduce;
+    t->Reduce_c = native::reduce_c;
+    t->Ireduce = native::ireduce;
+    t->Ireduce_c = native::ireduce_c;
+    t->Allreduce = native::allreduce;
+    t->Allreduce_c = native::allreduce_c;
+    t->Iallreduce = native::iallreduce;
+    t->Iallreduce_c = native::iallreduce_c;
+    t->Reduce_scatter = native::reduce_scatter;
+    t->Reduce_scatter_c = native::reduce_scatter_c;
+    t->Ireduce_scatter = native::ireduce_scatter;
+    t->Ireduce_scatter_c = native::ireduce_scatter_c;
+    t->Reduce_scatter_block = native::reduce_scatter_block;
+    t->Reduce_scatter_block_c = native::reduce_scatter_block_c;
+    t->Ireduce_scatter_block = native::ireduce_scatter_block;
+    t->Ireduce_scatter_block_c = native::ireduce_scatter_block_c;
+    t->Scan = native::scan;
+    t->Scan_c = native::scan_c;
+    t->Iscan = native::iscan;
+    t->Iscan_c = native::iscan_c;
+    t->Exscan = native::exscan;
+    t->Exscan_c = native::exscan_c;
+    t->Iexscan = native::iexscan;
+    t->Iexscan_c = native::iexscan_c;
+    /* Reduction ops (issue 7) */
+    t->Op_create = native::op_create;
+    t->Op_create_c = native::op_create_c;
+    t->Op_free = native::op_free;
+    t->Op_commutative = native::op_commutative;
+    t->Reduce_local = native::reduce_local;
+    t->Reduce_local_c = native::reduce_local_c;
 }
 
 } // namespace tessera::ompi

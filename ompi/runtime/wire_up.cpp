@@ -10,6 +10,7 @@
 
 #include "frameworks/btl/base/base.h"
 #include "mca/constants.h"
+#include "ompi/coll/coll_comm.h"
 #include "ompi/pml/pml.h"
 #include "ompi/proc/modex.h"
 #include "ompi/runtime/runtime.h"
@@ -163,6 +164,14 @@ std::string wire_up(bool thread_multiple)
     if (int rc = pml::init(); rc != MPI_SUCCESS) {
         return "the point-to-point engine could not start (error " + std::to_string(rc) + ")";
     }
+    if (std::string problem = coll_init(thread_multiple); !problem.empty()) {
+        return problem;
+    }
+    for (Communicator *comm : {&comm_world(), &comm_self()}) {
+        if (std::string problem = coll_comm_enable(*comm); !problem.empty()) {
+            return problem;
+        }
+    }
     return "";
 }
 
@@ -170,6 +179,9 @@ std::string wire_down()
 {
     Runtime &rt = runtime();
     std::string problem;
+    coll_comm_disable(comm_self());
+    coll_comm_disable(comm_world());
+    coll_finalize();
     pml::quiesce();
     /* Every rank past its last send before any transport closes. */
     if (rt.kv != nullptr && rt.kv->fence() != 0) {

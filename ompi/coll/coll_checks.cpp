@@ -1,0 +1,138 @@
+#include "ompi/coll/coll_checks.h"
+
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/runtime.h"
+
+namespace tessera::ompi::coll {
+
+int Call::raise(int code, const std::string &detail) const
+{
+    return raise_on_comm(handle, code, function, detail);
+}
+
+int check_comm(const char *function, MPI_Comm handle, Call *out)
+{
+    out->function = function;
+    out->handle = handle;
+    if (int rc = require_initialized(handle, function); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    out->comm = comm_lookup(handle);
+    if (out->comm == nullptr) { /* only when called around the bindings */
+        return out->raise(MPI_ERR_COMM, "invalid communicator in argument 'comm'");
+    }
+    out->table = out->comm->coll;
+    if (out->table == nullptr) {
+        return out->raise(MPI_ERR_INTERN, std::string(out->comm->name) + " has no collectives set up");
+    }
+    return MPI_SUCCESS;
+}
+
+int check_root(const Call &c, int root)
+{
+    if (root < 0 || root >= c.size()) {
+        return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is not a rank of " + c.comm->name + " (size " +
+                                         std::to_string(c.size()) + ")");
+    }
+    return MPI_SUCCESS;
+}
+
+int check_type(const Call &c, MPI_Datatype handle, const char *arg, const Datatype **out)
+{
+    *out = datatype_lookup(handle);
+    if (*out == nullptr) {
+        return c.raise(MPI_ERR_TYPE, std::string(handle == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "an invalid datatype") +
+                                         " in argument '" + arg + "'");
+    }
+    if (!datatype_committed(*out)) {
+        return c.raise(MPI_ERR_TYPE, std::string("the datatype in argument '") + arg +
+                                         "' is not committed (MPI_Type_commit)");
+    }
+    return MPI_SUCCESS;
+}
+
+int check_types(const Call &c, const MPI_Datatype *handles, const char *arg, std::vector<mca_coll_dt_t> *out)
+{
+    if (handles == nullptr && c.size() > 0) {
+        return c.raise(MPI_ERR_ARG, std::string("argument '") + arg + "' is NULL");
+    }
+    out->resize(static_cast<std::size_t>(c.size()));
+    for (int i = 0; i < c.size(); ++i) {
+        const std::string name = std::string(arg) + "[" + std::to_string(i) + "]";
+        const Datatype *type = nullptr;
+        if (int rc = check_type(c, handles[i], name.c_str(), &type); rc != MPI_SUCCESS) {
+            return rc;
+        }
+        (*out)[static_cast<std::size_t>(i)] = to_c(type);
+    }
+    return MPI_SUCCESS;
+}
+
+int check_op(const Call &c, MPI_Op handle, const Datatype *type, const Op **out)
+{
+    *out = op_lookup(handle);
+    if (*out == nullptr) {
+        return c.raise(MPI_ERR_OP, handle == MPI_OP_NULL ? "the op is MPI_OP_NULL" : "invalid op in argument 'op'");
+    }
+    if (const std::string why = op_check(*out, type); !why.empty()) {
+        return c.raise(MPI_ERR_OP, why);
+    }
+    return MPI_SUCCESS;
+}
+
+int check_not_in_place(const Call &c, const void *buf, const char *arg)
+{
+    if (buf == MPI_IN_PLACE) {
+        return c.raise(MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed in argument '") + arg + "' of " +
+                                           c.function);
+    }
+    return MPI_SUCCESS;
+}
+
+int check_buffer(const Call &c, const void *buf, std::size_t count, const Datatype *type, const char *arg)
+{
+    if (int rc = check_not_in_place(c, buf, arg); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (buf == nullptr && count > 0 && type->size > 0 && type->derived == nullptr) {
+        return c.raise(MPI_ERR_BUFFER, std::string("argument '") + arg + "' is NULL with a count of " +
+                                           std::to_string(count) + " " + type->name);
+    }
+    return MPI_SUCCESS;
+}
+
+int check_in_place_at_root(const Call &c, const void *buf, bool root, const char *arg)
+{
+    if (buf == MPI_IN_PLACE && !root) {
+        return c.raise(MPI_ERR_BUFFER, std::string("MPI_IN_PLACE in argument '") + arg + "' is allowed at the root only (rank " +
+                                           std::to_string(c.rank()) + " is not the root)");
+    }
+    return MPI_SUCCESS;
+}
+
+int check_distinct(const Call &c, const void *sbuf, bool sends, const void *rbuf, bool receives)
+{
+    if (sends && receives && sbuf == rbuf && sbuf != nullptr) {
+        return c.raise(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer: a buffer may not be both (use "
+                                       "MPI_IN_PLACE as sendbuf instead)");
+    }
+    return MPI_SUCCESS;
+}
+
+int missing(const Call &c)
+{
+    return c.raise(MPI_ERR_UNSUPPORTED_OPERATION, std::string("no coll component provides it on ") + c.comm->name +
+                                                      " (see the coll parameter)");
+}
+
+int finish(const Call &c, int rc)
+{
+    if (rc == MPI_SUCCESS) {
+        return rc;
+    }
+    return c.raise(rc, rc == MPI_ERR_TRUNCATE ? "a message of the collective was longer than its receive buffer: the "
+                                                "ranks' counts and datatypes do not match"
+                                              : "the collective failed");
+}
+
+} // namespace tessera::ompi::coll

@@ -1,0 +1,135 @@
+/*
+ * Argument checks of the collective functions (MPI-4.1 chapter 6) that need the library's state, and
+ * the call of the selected module (the generated checks in mpi_checked.c cover the communicator handle,
+ * negative scalar counts and NULL request pointers). Errors are raised on the communicator's handler
+ * with a message that names the argument and says what is wrong.
+ */
+#ifndef TESSERA_OMPI_COLL_COLL_CHECKS_H
+#define TESSERA_OMPI_COLL_COLL_CHECKS_H
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "frameworks/coll/base/base.h"
+#include "ompi/coll/coll_objects.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/datatype.h"
+#include "ompi/op/op.h"
+
+namespace tessera::ompi::coll {
+
+/* One collective call: its name, its communicator (handle and object) and the communicator's table. */
+struct Call {
+    const char *function = "";
+    MPI_Comm handle = MPI_COMM_NULL;
+    Communicator *comm = nullptr;
+    mca_coll_base_comm_coll_t *table = nullptr;
+
+    int rank() const { return comm->rank; }
+    int size() const { return comm->size; }
+    /* Raises `code` with `detail` on the communicator's handler. */
+    int raise(int code, const std::string &detail) const;
+};
+
+/* MPI is initialized and the communicator exists. */
+int check_comm(const char *function, MPI_Comm handle, Call *out);
+/* A root rank of the communicator. */
+int check_root(const Call &c, int root);
+/* A datatype the call moves data of on this rank: valid and committed. `arg` names the argument. */
+int check_type(const Call &c, MPI_Datatype handle, const char *arg, const Datatype **out);
+/* Every datatype of an array (MPI_Alltoallw), into `out`. */
+int check_types(const Call &c, const MPI_Datatype *handles, const char *arg, std::vector<mca_coll_dt_t> *out);
+/* An op, defined on `type` (op_check). */
+int check_op(const Call &c, MPI_Op handle, const Datatype *type, const Op **out);
+/* MPI_IN_PLACE where the standard does not allow it. */
+int check_not_in_place(const Call &c, const void *buf, const char *arg);
+/* A buffer of `count` elements of `type`: not MPI_IN_PLACE (where the standard does not allow it there)
+ * and not NULL when it holds data of a predefined type (a derived type may address memory from
+ * MPI_BOTTOM, which is NULL). */
+int check_buffer(const Call &c, const void *buf, std::size_t count, const Datatype *type, const char *arg);
+/* MPI_IN_PLACE where only the root may give it. */
+int check_in_place_at_root(const Call &c, const void *buf, bool root, const char *arg);
+/* The send and receive buffers of a rank are distinct unless MPI_IN_PLACE says otherwise (MPI-4.1 6.1:
+ * a buffer may not be both). Only when both hold data. */
+int check_distinct(const Call &c, const void *sbuf, bool sends, const void *rbuf, bool receives);
+
+/* A count array of one entry per rank, non-negative, as size_t; also its sum. */
+template <typename Count>
+int check_counts(const Call &c, const Count *counts, const char *arg, std::vector<std::size_t> *out,
+                 std::size_t *sum = nullptr);
+/* A displacement array of one entry per rank, as ptrdiff_t. */
+template <typename Disp>
+int check_displs(const Call &c, const Disp *displs, const char *arg, std::vector<std::ptrdiff_t> *out);
+
+/*
+ * Calls the selected blocking function (request == nullptr) or its non-blocking form, as
+ * fn(args..., comm, module) or ifn(args..., &request, comm, module), and raises what fails. A function
+ * no component provides is MPI_ERR_UNSUPPORTED_OPERATION naming the communicator.
+ */
+int missing(const Call &c);
+int finish(const Call &c, int rc);
+
+template <typename Fn, typename IFn, typename... Args>
+int dispatch(const Call &c, Fn fn, mca_coll_base_module_t *module, IFn ifn, mca_coll_base_module_t *imodule,
+             MPI_Request *request, Args... args)
+{
+    if (request == nullptr) {
+        return fn == nullptr ? missing(c) : finish(c, fn(args..., to_c(c.comm), module));
+    }
+    if (ifn == nullptr) {
+        *request = MPI_REQUEST_NULL;
+        return missing(c);
+    }
+    tessera_request *r = nullptr;
+    const int rc = ifn(args..., &r, to_c(c.comm), imodule);
+    *request = rc == MPI_SUCCESS ? pml::to_handle(of(r)) : MPI_REQUEST_NULL;
+    return finish(c, rc);
+}
+
+/* The four slots of collective `name` in the call's table, for dispatch(). */
+#define TESSERA_COLL_SLOTS(c, name)                                                                                   \
+    (c).table->coll_##name, (c).table->coll_##name##_module, (c).table->coll_i##name,                                 \
+        (c).table->coll_i##name##_module
+
+template <typename Count>
+int check_counts(const Call &c, const Count *counts, const char *arg, std::vector<std::size_t> *out, std::size_t *sum)
+{
+    const int n = c.size();
+    if (counts == nullptr && n > 0) {
+        return c.raise(MPI_ERR_ARG, std::string("argument '") + arg + "' is NULL");
+    }
+    out->resize(static_cast<std::size_t>(n));
+    std::size_t total = 0;
+    for (int i = 0; i < n; ++i) {
+        if (counts[i] < 0) {
+            return c.raise(MPI_ERR_COUNT, std::string("negative count ") + std::to_string(counts[i]) + " in " + arg +
+                                              "[" + std::to_string(i) + "]");
+        }
+        (*out)[static_cast<std::size_t>(i)] = static_cast<std::size_t>(counts[i]);
+        total += static_cast<std::size_t>(counts[i]);
+    }
+    if (sum != nullptr) {
+        *sum = total;
+    }
+    return MPI_SUCCESS;
+}
+
+template <typename Disp>
+int check_displs(const Call &c, const Disp *displs, const char *arg, std::vector<std::ptrdiff_t> *out)
+{
+    if (displs == nullptr && c.size() > 0) {
+        return c.raise(MPI_ERR_ARG, std::string("argument '") + arg + "' is NULL");
+    }
+    out->resize(static_cast<std::size_t>(c.size()));
+    for (int i = 0; i < c.size(); ++i) {
+        (*out)[static_cast<std::size_t>(i)] = static_cast<std::ptrdiff_t>(displs[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+} // namespace tessera::ompi::coll
+
+#endif

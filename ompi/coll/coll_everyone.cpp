@@ -1,0 +1,338 @@
+/* MPI_Barrier, MPI_Allgather(v), MPI_Alltoall(v,w) and their non-blocking and MPI_Count forms
+ * (MPI-4.1 6.3, 6.7, 6.8). MPI_IN_PLACE as sendbuf makes the send arguments insignificant: they are
+ * neither checked nor given to the module. */
+#include "ompi/coll/coll_checks.h"
+#include "ompi/coll/coll_functions.h"
+
+namespace tessera::ompi::native {
+
+using namespace coll;
+
+namespace {
+
+int barrier_impl(const char *function, MPI_Comm comm, MPI_Request *request)
+{
+    Call c;
+    if (int rc = check_comm(function, comm, &c); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return dispatch(c, TESSERA_COLL_SLOTS(c, barrier), request);
+}
+
+/* The checked arguments of one side (send or receive) of an all-to-all style call. */
+struct Side {
+    const Datatype *type = nullptr;
+    std::size_t count = 0;           /* per rank, for the fixed-count forms */
+    std::vector<std::size_t> counts; /* the vector forms */
+    std::vector<std::ptrdiff_t> displs;
+    std::vector<mca_coll_dt_t> types; /* MPI_Alltoallw */
+    bool data = false;                /* holds any data */
+};
+
+int check_fixed(const Call &c, const void *buf, MPI_Count count, MPI_Datatype datatype, std::size_t per_rank_total,
+                const char *buf_arg, const char *type_arg, Side *out)
+{
+    out->count = static_cast<std::size_t>(count);
+    int rc = check_type(c, datatype, type_arg, &out->type);
+    rc = rc != MPI_SUCCESS ? rc : check_buffer(c, buf, out->count * per_rank_total, out->type, buf_arg);
+    out->data = rc == MPI_SUCCESS && out->count * out->type->size > 0;
+    return rc;
+}
+
+template <typename Count, typename Disp>
+int check_vector(const Call &c, const void *buf, const Count *counts, const Disp *displs, MPI_Datatype datatype,
+                 const char *buf_arg, const char *counts_arg, const char *displs_arg, const char *type_arg, Side *out)
+{
+    std::size_t total = 0;
+    int rc = check_counts(c, counts, counts_arg, &out->counts, &total);
+    rc = rc != MPI_SUCCESS ? rc : check_displs(c, displs, displs_arg, &out->displs);
+    rc = rc != MPI_SUCCESS ? rc : check_type(c, datatype, type_arg, &out->type);
+    rc = rc != MPI_SUCCESS ? rc : check_buffer(c, buf, total, out->type, buf_arg);
+    out->data = rc == MPI_SUCCESS && total * out->type->size > 0;
+    return rc;
+}
+
+template <typename Count, typename Disp>
+int check_w(const Call &c, const void *buf, const Count *counts, const Disp *displs, const MPI_Datatype *types,
+            const char *counts_arg, const char *displs_arg, const char *types_arg, Side *out)
+{
+    std::size_t total = 0;
+    int rc = check_counts(c, counts, counts_arg, &out->counts, &total);
+    rc = rc != MPI_SUCCESS ? rc : check_displs(c, displs, displs_arg, &out->displs);
+    rc = rc != MPI_SUCCESS ? rc : check_types(c, types, types_arg, &out->types);
+    (void)buf; /* with a datatype per rank, MPI_BOTTOM (NULL) and absolute addresses are the usual case */
+    out->data = rc == MPI_SUCCESS && total > 0;
+    return rc;
+}
+
+/* MPI_Allgather and MPI_Alltoall: `count` elements per rank on both sides. */
+enum class Fixed { Allgather, Alltoall };
+
+int fixed_impl(Fixed which, const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+               MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
+{
+    Call c;
+    Side send, recv;
+    int rc = check_comm(function, comm, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    const auto n = static_cast<std::size_t>(c.size());
+    if (sbuf != MPI_IN_PLACE) {
+        rc = check_fixed(c, sbuf, scount, stype, which == Fixed::Alltoall ? n : 1, "sendbuf", "sendtype", &send);
+    }
+    rc = rc != MPI_SUCCESS ? rc : check_fixed(c, rbuf, rcount, rtype, n, "recvbuf", "recvtype", &recv);
+    rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (which == Fixed::Allgather) {
+        return dispatch(c, TESSERA_COLL_SLOTS(c, allgather), request, sbuf, send.count, to_c(send.type), rbuf,
+                        recv.count, to_c(recv.type));
+    }
+    return dispatch(c, TESSERA_COLL_SLOTS(c, alltoall), request, sbuf, send.count, to_c(send.type), rbuf, recv.count,
+                    to_c(recv.type));
+}
+
+int allgather_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                   MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
+{
+    return fixed_impl(Fixed::Allgather, function, sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+}
+
+int alltoall_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                  MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
+{
+    return fixed_impl(Fixed::Alltoall, function, sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+}
+
+template <typename Count, typename Disp>
+int allgatherv_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                    const Count *rcounts, const Disp *displs, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
+{
+    Call c;
+    Side send, recv;
+    int rc = check_comm(function, comm, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (sbuf != MPI_IN_PLACE) {
+        rc = check_fixed(c, sbuf, scount, stype, 1, "sendbuf", "sendtype", &send);
+    }
+    rc = rc != MPI_SUCCESS
+             ? rc
+             : check_vector(c, rbuf, rcounts, displs, rtype, "recvbuf", "recvcounts", "displs", "recvtype", &recv);
+    rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return dispatch(c, TESSERA_COLL_SLOTS(c, allgatherv), request, sbuf, send.count, to_c(send.type), rbuf,
+                    recv.counts.data(), recv.displs.data(), to_c(recv.type));
+}
+
+template <typename Count, typename Disp>
+int alltoallv_impl(const char *function, const void *sbuf, const Count *scounts, const Disp *sdispls,
+                   MPI_Datatype stype, void *rbuf, const Count *rcounts, const Disp *rdispls, MPI_Datatype rtype,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    Call c;
+    Side send, recv;
+    int rc = check_comm(function, comm, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (sbuf != MPI_IN_PLACE) {
+        rc = check_vector(c, sbuf, scounts, sdispls, stype, "sendbuf", "sendcounts", "sdispls", "sendtype", &send);
+    }
+    rc = rc != MPI_SUCCESS
+             ? rc
+             : check_vector(c, rbuf, rcounts, rdispls, rtype, "recvbuf", "recvcounts", "rdispls", "recvtype", &recv);
+    rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    const bool in_place = sbuf == MPI_IN_PLACE;
+    return dispatch(c, TESSERA_COLL_SLOTS(c, alltoallv), request, sbuf, in_place ? nullptr : send.counts.data(),
+                    in_place ? nullptr : send.displs.data(), to_c(send.type), rbuf, recv.counts.data(),
+                    recv.displs.data(), to_c(recv.type));
+}
+
+template <typename Count, typename Disp>
+int alltoallw_impl(const char *function, const void *sbuf, const Count *scounts, const Disp *sdispls,
+                   const MPI_Datatype *stypes, void *rbuf, const Count *rcounts, const Disp *rdispls,
+                   const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request)
+{
+    Call c;
+    Side send, recv;
+    int rc = check_comm(function, comm, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (sbuf != MPI_IN_PLACE) {
+        rc = check_w(c, sbuf, scounts, sdispls, stypes, "sendcounts", "sdispls", "sendtypes", &send);
+    }
+    rc = rc != MPI_SUCCESS ? rc
+                           : check_w(c, rbuf, rcounts, rdispls, rtypes, "recvcounts", "rdispls", "recvtypes", &recv);
+    rc = rc != MPI_SUCCESS ? rc : check_not_in_place(c, rbuf, "recvbuf");
+    rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    const bool in_place = sbuf == MPI_IN_PLACE;
+    return dispatch(c, TESSERA_COLL_SLOTS(c, alltoallw), request, sbuf, in_place ? nullptr : send.counts.data(),
+                    in_place ? nullptr : send.displs.data(), in_place ? nullptr : send.types.data(), rbuf,
+                    recv.counts.data(), recv.displs.data(), recv.types.data());
+}
+
+} // namespace
+
+int barrier(MPI_Comm comm)
+{
+    return barrier_impl("MPI_Barrier", comm, nullptr);
+}
+
+int ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    return barrier_impl("MPI_Ibarrier", comm, request);
+}
+
+int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_impl("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+
+int allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_impl("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+
+int iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return allgather_impl("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+int iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return allgather_impl("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          request);
+}
+
+int allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+               const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_impl("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                           nullptr);
+}
+
+int allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_impl("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm, nullptr);
+}
+
+int iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return allgatherv_impl("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                           request);
+}
+
+int iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return allgatherv_impl("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm, request);
+}
+
+int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_impl("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+
+int alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_impl("MPI_Alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+
+int ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall_impl("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+int ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall_impl("MPI_Ialltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+int alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_impl("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm, nullptr);
+}
+
+int alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                MPI_Comm comm)
+{
+    return alltoallv_impl("MPI_Alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm, nullptr);
+}
+
+int ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallv_impl("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm, request);
+}
+
+int ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                 void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallv_impl("MPI_Ialltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm, request);
+}
+
+int alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+              void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw_impl("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm, nullptr);
+}
+
+int alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw_impl("MPI_Alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm, nullptr);
+}
+
+int ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallw_impl("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm, request);
+}
+
+int ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                 const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallw_impl("MPI_Ialltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm, request);
+}
+
+} // namespace tessera::ompi::native

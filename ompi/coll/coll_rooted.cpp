@@ -1,0 +1,291 @@
+/* MPI_Bcast, MPI_Gather(v), MPI_Scatter(v) and their non-blocking and MPI_Count forms (MPI-4.1 6.4-6.6).
+ * Arguments the standard makes significant only at the root are checked only there, and given to the
+ * module as NULL elsewhere. */
+#include "ompi/coll/coll_checks.h"
+#include "ompi/coll/coll_functions.h"
+
+namespace tessera::ompi::native {
+
+using namespace coll;
+
+namespace {
+
+int bcast_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    Call c;
+    const Datatype *type = nullptr;
+    int rc = check_comm(function, comm, &c);
+    rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
+    rc = rc != MPI_SUCCESS ? rc : check_type(c, datatype, "datatype", &type);
+    rc = rc != MPI_SUCCESS ? rc : check_buffer(c, buf, static_cast<std::size_t>(count), type, "buffer");
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return dispatch(c, TESSERA_COLL_SLOTS(c, bcast), request, buf, static_cast<std::size_t>(count), to_c(type), root);
+}
+
+/* The send side of a gather (every rank but an in-place root) and, at the root, the receive side of
+ * `total` elements; the same for the receive side of a scatter and its root's send side. */
+struct Side {
+    const Datatype *type = nullptr;
+    std::size_t count = 0;
+};
+
+int check_side(const Call &c, const void *buf, MPI_Count count, MPI_Datatype datatype, const char *buf_arg,
+               const char *type_arg, Side *out)
+{
+    out->count = static_cast<std::size_t>(count);
+    int rc = check_type(c, datatype, type_arg, &out->type);
+    return rc != MPI_SUCCESS ? rc : check_buffer(c, buf, out->count, out->type, buf_arg);
+}
+
+bool holds_data(const Side &s)
+{
+    return s.type != nullptr && s.count * s.type->size > 0;
+}
+
+/* MPI_Gather (vector = false: rcount) and MPI_Gatherv (vector: rcounts and displs). */
+template <typename Count, typename Disp>
+int gather_impl(const char *function, bool vector, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                const Count *rcounts, const Disp *displs, Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    Call c;
+    int rc = check_comm(function, comm, &c);
+    rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    const bool at_root = c.rank() == root;
+    Side send, recv;
+    std::vector<std::size_t> counts;
+    std::vector<std::ptrdiff_t> offsets;
+    std::size_t total = static_cast<std::size_t>(rcount) * static_cast<std::size_t>(c.size());
+    rc = check_in_place_at_root(c, sbuf, at_root, "sendbuf");
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        rc = check_side(c, sbuf, scount, stype, "sendbuf", "sendtype", &send);
+    }
+    if (rc == MPI_SUCCESS && at_root && vector) {
+        rc = check_counts(c, rcounts, "recvcounts", &counts, &total);
+        rc = rc != MPI_SUCCESS ? rc : check_displs(c, displs, "displs", &offsets);
+    }
+    if (rc == MPI_SUCCESS && at_root) {
+        rc = check_side(c, rbuf, static_cast<MPI_Count>(total), rtype, "recvbuf", "recvtype", &recv);
+        rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, holds_data(send), rbuf, holds_data(recv));
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (!vector) {
+        return dispatch(c, TESSERA_COLL_SLOTS(c, gather), request, sbuf, send.count, to_c(send.type), rbuf,
+                        static_cast<std::size_t>(rcount), to_c(recv.type), root);
+    }
+    return dispatch(c, TESSERA_COLL_SLOTS(c, gatherv), request, sbuf, send.count, to_c(send.type), rbuf,
+                    at_root ? counts.data() : nullptr, at_root ? offsets.data() : nullptr, to_c(recv.type), root);
+}
+
+int gather_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gather_impl<MPI_Count, MPI_Aint>(function, false, sbuf, scount, stype, rbuf, nullptr, nullptr, rcount, rtype,
+                                            root, comm, request);
+}
+
+template <typename Count, typename Disp>
+int gatherv_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                 const Count *rcounts, const Disp *displs, MPI_Datatype rtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return gather_impl<Count, Disp>(function, true, sbuf, scount, stype, rbuf, rcounts, displs, 0, rtype, root, comm,
+                                    request);
+}
+
+/* MPI_Scatter (vector = false: scount) and MPI_Scatterv (vector: scounts and displs). */
+template <typename Count, typename Disp>
+int scatter_impl(const char *function, bool vector, const void *sbuf, const Count *scounts, const Disp *displs,
+                 Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    Call c;
+    int rc = check_comm(function, comm, &c);
+    rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    const bool at_root = c.rank() == root;
+    Side send, recv;
+    std::vector<std::size_t> counts;
+    std::vector<std::ptrdiff_t> offsets;
+    std::size_t total = static_cast<std::size_t>(scount) * static_cast<std::size_t>(c.size());
+    rc = check_in_place_at_root(c, rbuf, at_root, "recvbuf");
+    if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE) {
+        rc = check_side(c, rbuf, rcount, rtype, "recvbuf", "recvtype", &recv);
+    }
+    if (rc == MPI_SUCCESS && at_root && vector) {
+        rc = check_counts(c, scounts, "sendcounts", &counts, &total);
+        rc = rc != MPI_SUCCESS ? rc : check_displs(c, displs, "displs", &offsets);
+    }
+    if (rc == MPI_SUCCESS && at_root) {
+        rc = check_side(c, sbuf, static_cast<MPI_Count>(total), stype, "sendbuf", "sendtype", &send);
+        rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, holds_data(send), rbuf, holds_data(recv));
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (!vector) {
+        return dispatch(c, TESSERA_COLL_SLOTS(c, scatter), request, sbuf, static_cast<std::size_t>(scount),
+                        to_c(send.type), rbuf, recv.count, to_c(recv.type), root);
+    }
+    return dispatch(c, TESSERA_COLL_SLOTS(c, scatterv), request, sbuf, at_root ? counts.data() : nullptr,
+                    at_root ? offsets.data() : nullptr, to_c(send.type), rbuf, recv.count, to_c(recv.type), root);
+}
+
+int scatter_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                 MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter_impl<MPI_Count, MPI_Aint>(function, false, sbuf, nullptr, nullptr, scount, stype, rbuf, rcount,
+                                             rtype, root, comm, request);
+}
+
+template <typename Count, typename Disp>
+int scatterv_impl(const char *function, const void *sbuf, const Count *scounts, const Disp *displs, MPI_Datatype stype,
+                  void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter_impl<Count, Disp>(function, true, sbuf, scounts, displs, 0, stype, rbuf, rcount, rtype, root, comm,
+                                     request);
+}
+
+} // namespace
+
+int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_impl("MPI_Bcast", buffer, count, datatype, root, comm, nullptr);
+}
+
+int bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_impl("MPI_Bcast_c", buffer, count, datatype, root, comm, nullptr);
+}
+
+int ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return bcast_impl("MPI_Ibcast", buffer, count, datatype, root, comm, request);
+}
+
+int ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return bcast_impl("MPI_Ibcast_c", buffer, count, datatype, root, comm, request);
+}
+
+int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_impl("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+
+int gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_impl("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+
+int igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gather_impl("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+int igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gather_impl("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request);
+}
+
+int gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gatherv_impl("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                        nullptr);
+}
+
+int gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+              const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gatherv_impl("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm, nullptr);
+}
+
+int igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+             const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gatherv_impl("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                        request);
+}
+
+int igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return gatherv_impl("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm, request);
+}
+
+int scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_impl("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+
+int scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+              MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_impl("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        nullptr);
+}
+
+int iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter_impl("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request);
+}
+
+int iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter_impl("MPI_Iscatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request);
+}
+
+int scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv_impl("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, nullptr);
+}
+
+int scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv_impl("MPI_Scatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, nullptr);
+}
+
+int iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatterv_impl("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, request);
+}
+
+int iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
+                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return scatterv_impl("MPI_Iscatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, request);
+}
+
+} // namespace tessera::ompi::native

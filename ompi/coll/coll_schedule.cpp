@@ -1,0 +1,219 @@
+/* The schedule engine (coll_schedule.h): building, running round by round, non-blocking requests. */
+#include "ompi/coll/coll_schedule.h"
+
+#include <algorithm>
+
+#include "ompi/datatype/convertor.h"
+#include "ompi/pml/pml_engine.h"
+#include "ompi/pml/pml_internal.h"
+
+namespace tessera::ompi::coll {
+
+namespace {
+
+/* Collective numbers map to tags kTagCollFirst .. kTagCollFirst - (kTagSpan - 1), then wrap: far more
+ * than can ever be in flight on one communicator at once. */
+constexpr std::uint32_t kTagSpan = 1u << 24;
+
+/* Non-blocking collectives whose schedule has not finished. */
+std::vector<pml::Request *> active;
+
+void finish(pml::Request *r, int error)
+{
+    pml::status_empty(&r->status);
+    r->status.MPI_ERROR = error;
+    pml::complete_request(r);
+}
+
+} // namespace
+
+Schedule::Schedule(Communicator *comm)
+    : comm_(comm), tag_(pml::kTagCollFirst - static_cast<int>(comm->coll_seq++ % kTagSpan))
+{
+}
+
+Schedule::~Schedule()
+{
+    for (pml::Request *r : in_flight_) {
+        /* Only a finished schedule is destroyed; a request the engine still holds must stay (leaked)
+         * rather than be reused under it. */
+        if (r->complete) {
+            pml::request_release(r);
+        }
+    }
+    for (const Step &s : steps_) {
+        datatype_release(s.type);
+        datatype_release(s.type2);
+        op_release(s.op);
+    }
+}
+
+void Schedule::add(const Step &step)
+{
+    datatype_retain(step.type);
+    datatype_retain(step.type2);
+    op_retain(step.op);
+    steps_.push_back(step);
+}
+
+void Schedule::send(const void *buf, std::size_t count, const Datatype *type, int peer)
+{
+    add({Kind::Send, peer, buf, nullptr, count, type, 0, nullptr, nullptr});
+}
+
+void Schedule::recv(void *buf, std::size_t count, const Datatype *type, int peer)
+{
+    add({Kind::Recv, peer, nullptr, buf, count, type, 0, nullptr, nullptr});
+}
+
+void Schedule::copy(const void *src, std::size_t scount, const Datatype *stype, void *dst, std::size_t dcount,
+                    const Datatype *dtype)
+{
+    add({Kind::Copy, MPI_PROC_NULL, src, dst, scount, stype, dcount, dtype, nullptr});
+}
+
+void Schedule::reduce(const void *in, void *inout, std::size_t count, const Datatype *type, const Op *op)
+{
+    add({Kind::Reduce, MPI_PROC_NULL, in, inout, count, type, 0, nullptr, op});
+}
+
+void Schedule::round()
+{
+    if (!steps_.empty() && steps_.back().kind != Kind::Round) {
+        add({Kind::Round, MPI_PROC_NULL, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr});
+    }
+}
+
+void *Schedule::scratch(std::size_t count, const Datatype *type)
+{
+    /* The bytes `count` elements touch, relative to the buffer pointer: [lo, hi). */
+    std::ptrdiff_t lo = 0, hi = 1;
+    if (count > 0 && type->size > 0) {
+        const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(count - 1) * type->extent;
+        lo = std::min(type->true_lb, last + type->true_lb);
+        hi = std::max(type->true_ub, last + type->true_ub);
+    }
+    /* The pointer handed out is 16-byte aligned like an application's buffer, so the data inside keeps
+     * the alignment its layout gives it. */
+    constexpr std::uintptr_t kAlign = 16;
+    scratch_.push_back(std::make_unique<char[]>(static_cast<std::size_t>(hi - lo) + kAlign));
+    const auto base = reinterpret_cast<std::uintptr_t>(scratch_.back().get());
+    const std::uintptr_t pointer = (base - static_cast<std::uintptr_t>(lo) + kAlign - 1) & ~(kAlign - 1);
+    return reinterpret_cast<void *>(pointer);
+}
+
+void Schedule::fail(int code)
+{
+    if (error_ == MPI_SUCCESS) {
+        error_ = code;
+    }
+}
+
+void Schedule::run_round()
+{
+    while (next_ < steps_.size()) {
+        const Step &s = steps_[next_++];
+        switch (s.kind) {
+        case Kind::Round:
+            return;
+        case Kind::Send:
+            if (s.peer != MPI_PROC_NULL) {
+                in_flight_.push_back(pml::isend(s.src, s.count, s.type, s.peer, tag_, comm_));
+            }
+            break;
+        case Kind::Recv:
+            if (s.peer != MPI_PROC_NULL) {
+                in_flight_.push_back(pml::irecv(s.dst, s.count, s.type, s.peer, tag_, comm_));
+            }
+            break;
+        case Kind::Copy:
+            if (s.count * s.type->size > s.count2 * s.type2->size) {
+                fail(MPI_ERR_TRUNCATE);
+            }
+            convertor_copy(s.src, s.count, *s.type, s.dst, s.count2, *s.type2);
+            break;
+        case Kind::Reduce:
+            op_reduce(s.op, s.src, s.dst, s.count, s.type);
+            break;
+        }
+    }
+}
+
+void Schedule::start()
+{
+    started_ = true;
+    run_round();
+}
+
+bool Schedule::progress()
+{
+    if (!started_) {
+        start();
+    }
+    while (!complete_) {
+        for (const pml::Request *r : in_flight_) {
+            if (!r->complete) {
+                return false;
+            }
+        }
+        for (pml::Request *r : in_flight_) {
+            if (r->status.MPI_ERROR != MPI_SUCCESS) {
+                fail(r->status.MPI_ERROR);
+            }
+            pml::request_release(r);
+        }
+        in_flight_.clear();
+        if (next_ >= steps_.size()) {
+            complete_ = true;
+            break;
+        }
+        run_round();
+    }
+    return true;
+}
+
+int run(Schedule &schedule)
+{
+    schedule.start();
+    pml::wait_until([&schedule] { return schedule.progress(); });
+    return schedule.error();
+}
+
+int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
+{
+    pml::Request *r = pml::request_alloc();
+    r->kind = pml::Kind::Coll;
+    r->comm = schedule->comm();
+    r->active = true;
+    r->complete = false;
+    Schedule *s = schedule.get();
+    r->work = std::move(schedule);
+    s->start();
+    if (s->progress()) {
+        finish(r, s->error());
+    } else {
+        active.push_back(r);
+    }
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int progress_requests()
+{
+    int events = 0;
+    for (std::size_t i = 0; i < active.size();) {
+        pml::Request *r = active[i];
+        auto *s = static_cast<Schedule *>(r->work.get());
+        if (!s->progress()) {
+            ++i;
+            continue;
+        }
+        active[i] = active.back();
+        active.pop_back();
+        finish(r, s->error());
+        ++events;
+    }
+    return events;
+}
+
+} // namespace tessera::ompi::coll

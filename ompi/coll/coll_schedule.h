@@ -1,0 +1,137 @@
+/*
+ * Schedules: how every collective algorithm of the coll components is written, once, for both the
+ * blocking and the non-blocking form.
+ *
+ * A schedule is a sequence of rounds. A round is a list of steps in order: sends and receives
+ * (started when reached, on the communicator's context with the schedule's own internal tag), local
+ * copies and reductions (done when reached). The next round starts once every send and receive of the
+ * round has completed, so a step that needs data received in a round goes into a later one:
+ *
+ *     s.recv(tmp, n, type, left);   s.round();
+ *     s.reduce(tmp, acc, n, type, op);  s.send(acc, n, type, right);   s.round();
+ *
+ * Running: run() takes a schedule to its end (a blocking collective); start_request() turns it into
+ * a non-blocking collective's request, progressed by every pass of the library's progress engine
+ * (pml::progress, so MPI_Wait/Test/Waitall... on it work as on point-to-point requests, mixed with
+ * them). Each schedule takes the communicator's next collective number as its tag: all ranks call
+ * collectives on a communicator in the same order (MPI-4.1 6.12), so concurrent non-blocking
+ * collectives never take each other's messages.
+ *
+ * The schedule owns what it needs until it is destroyed: its scratch buffers, a use of every datatype
+ * and op its steps name (an application may free them while a non-blocking collective runs).
+ */
+#ifndef TESSERA_OMPI_COLL_COLL_SCHEDULE_H
+#define TESSERA_OMPI_COLL_COLL_SCHEDULE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/datatype.h"
+#include "ompi/op/op.h"
+#include "ompi/pml/pml_request.h"
+
+namespace tessera::ompi::coll {
+
+class Schedule : public pml::RequestWork {
+public:
+    /* A schedule of `comm`'s next collective (takes its tag). */
+    explicit Schedule(Communicator *comm);
+    ~Schedule() override;
+    Schedule(const Schedule &) = delete;
+    Schedule &operator=(const Schedule &) = delete;
+
+    Communicator *comm() const { return comm_; }
+    int rank() const { return comm_->rank; }
+    int size() const { return comm_->size; }
+    int tag() const { return tag_; }
+
+    /* Building. Peers may be MPI_PROC_NULL (the step does nothing). */
+    void send(const void *buf, std::size_t count, const Datatype *type, int peer);
+    void recv(void *buf, std::size_t count, const Datatype *type, int peer);
+    /* dst gets src's packed stream, as a message from src to dst would (a longer src is
+     * MPI_ERR_TRUNCATE). */
+    void copy(const void *src, std::size_t scount, const Datatype *stype, void *dst, std::size_t dcount,
+              const Datatype *dtype);
+    /* inout = in op inout (op.h: `in` holds the lower ranks' operand). */
+    void reduce(const void *in, void *inout, std::size_t count, const Datatype *type, const Op *op);
+    /* Ends the current round (nothing when it is empty). */
+    void round();
+
+    /* Scratch memory owned by the schedule: room for `count` elements of `type`, returned as the
+     * buffer pointer an application would pass (its data begins at true_lb from it). */
+    void *scratch(std::size_t count, const Datatype *type);
+
+    /* Running (see run() and start_request()). progress() advances as far as it can without
+     * waiting and says whether the schedule is complete. */
+    void start();
+    bool progress();
+    bool complete() const { return complete_; }
+    /* The error class of the first step that failed (MPI_SUCCESS). The schedule runs to its end
+     * anyway, so that the other ranks are not left waiting. */
+    int error() const { return error_; }
+
+private:
+    enum class Kind : std::uint8_t { Send, Recv, Copy, Reduce, Round };
+    struct Step {
+        Kind kind;
+        int peer;
+        const void *src;
+        void *dst;
+        std::size_t count;
+        const Datatype *type;
+        std::size_t count2;      /* copy: the destination's count and type */
+        const Datatype *type2;
+        const Op *op;
+    };
+
+    void add(const Step &step);
+    /* Runs the steps of the next round: local ones done, communication started. */
+    void run_round();
+    void fail(int code);
+
+    Communicator *comm_;
+    int tag_;
+    std::vector<Step> steps_;
+    std::size_t next_ = 0;                   /* the first step not run yet */
+    std::vector<pml::Request *> in_flight_;  /* of the running round */
+    std::vector<std::unique_ptr<char[]>> scratch_;
+    bool started_ = false;
+    bool complete_ = false;
+    int error_ = MPI_SUCCESS;
+};
+
+/* Runs a schedule to its end (blocking collectives); returns its error class. */
+int run(Schedule &schedule);
+
+/* Starts a schedule as a non-blocking collective: *request completes when it does (its status's
+ * MPI_ERROR carries the schedule's error). */
+int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request);
+
+/* A collective written once as a schedule builder `build(Schedule &)`, run as the blocking form or
+ * started as the non-blocking one: what a coll component's module entries call. */
+template <typename Build>
+int run_blocking(Communicator *comm, Build build)
+{
+    Schedule schedule(comm);
+    build(schedule);
+    return run(schedule);
+}
+
+template <typename Build>
+int run_nonblocking(Communicator *comm, pml::Request **request, Build build)
+{
+    auto schedule = std::make_unique<Schedule>(comm);
+    build(*schedule);
+    return start_request(std::move(schedule), request);
+}
+
+/* Non-blocking collectives in flight: the progress hook on the point-to-point engine, added at
+ * MPI_Init and removed at MPI_Finalize (coll_comm.cpp). */
+int progress_requests();
+
+} // namespace tessera::ompi::coll
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * Argument errors of the collective and op calls under MPI_ERRORS_RETURN: root out of range,
+ * MPI_IN_PLACE where it is not allowed, one buffer as both send and receive buffer, an op not defined on
+ * the datatype, invalid and uncommitted datatypes, negative counts, freeing a predefined op,
+ * cancelling a collective. Every rank makes an erroneous call each time (a call that fails on some
+ * ranks only would leave the others waiting), and collectives still work afterwards.
+ * With argv[1] "fatal-root" or "fatal-op" one such error is left to MPI_ERRORS_ARE_FATAL, whose message
+ * the test checks.
+ */
+#include "coll_check.h"
+
+static int rank, size;
+
+#define EXPECT_CLASS(call, want)                                                                           \
+    do {                                                                                                   \
+        const int rc_ = (call);                                                                            \
+        int class_ = MPI_SUCCESS;                                                                          \
+        MPI_Error_class(rc_, &class_);                                                                     \
+        CHECK(class_ == (want), "%s: error class %d, want %s (%d)", #call, class_, #want, (want));         \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int a[8] = {0}, b[8 * 64] = {0};
+
+    if (argc > 1 && strcmp(argv[1], "fatal-root") == 0) {
+        MPI_Bcast(a, 1, MPI_INT, size, MPI_COMM_WORLD);
+        return 0; /* not reached */
+    }
+    if (argc > 1 && strcmp(argv[1], "fatal-op") == 0) {
+        double x = 1, y = 0;
+        MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_LAND, MPI_COMM_WORLD);
+        return 0;
+    }
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+
+    EXPECT_CLASS(MPI_Bcast(a, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    EXPECT_CLASS(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    EXPECT_CLASS(MPI_Bcast(a, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    EXPECT_CLASS(MPI_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Allreduce(a, a, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Allreduce(a, MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Allreduce(a, b, 4, MPI_DOUBLE, MPI_LAND, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Allreduce(a, b, 1, MPI_2INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Reduce_scatter_block(a, b, 1, MPI_CHAR, MPI_MAX, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Scan(a, b, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Reduce_local(a, b, 1, MPI_FLOAT, MPI_BXOR), MPI_ERR_OP);
+    EXPECT_CLASS(MPI_Allgather(b, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    /* MPI_IN_PLACE as a non-root's sendbuf of MPI_Gather; the root's call fails on its recvtype. */
+    EXPECT_CLASS(MPI_Gather(MPI_IN_PLACE, 1, MPI_INT, b, 1, rank == 0 ? MPI_DATATYPE_NULL : MPI_INT, 0, MPI_COMM_WORLD),
+                 rank == 0 ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+    /* ... and as a non-root's recvbuf of MPI_Scatter. */
+    EXPECT_CLASS(MPI_Scatter(b, 1, rank == 0 ? MPI_DATATYPE_NULL : MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 0,
+                             MPI_COMM_WORLD),
+                 rank == 0 ? MPI_ERR_TYPE : MPI_ERR_BUFFER);
+    /* A negative count among the recvcounts of MPI_Allgatherv. */
+    int counts[64], displs[64];
+    for (int r = 0; r < size; ++r) {
+        counts[r] = r == size - 1 ? -1 : 1;
+        displs[r] = r;
+    }
+    EXPECT_CLASS(MPI_Allgatherv(a, 1, MPI_INT, b, counts, displs, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    EXPECT_CLASS(MPI_Bcast(a, 1, vec, 0, MPI_COMM_WORLD), MPI_ERR_TYPE); /* not committed */
+    MPI_Type_free(&vec);
+    MPI_Op sum = MPI_SUM;
+    EXPECT_CLASS(MPI_Op_free(&sum), MPI_ERR_OP);
+    MPI_Request rq;
+    CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &rq) == MPI_SUCCESS, "MPI_Ibarrier");
+    EXPECT_CLASS(MPI_Cancel(&rq), MPI_ERR_REQUEST);
+    CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE) == MPI_SUCCESS, "MPI_Wait on the barrier");
+
+    /* The communicator's collectives still agree after all that. */
+    for (int i = 0; i < 8; ++i) {
+        a[i] = rank + i;
+    }
+    CHECK(MPI_Allreduce(a, b, 8, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Allreduce");
+    for (int i = 0; i < 8; ++i) {
+        CHECK(b[i] == size * (size - 1) / 2 + size * i, "MPI_Allreduce after the errors: element %d is %d", i, b[i]);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("coll_errors: all checks passed on %d ranks\n", size);
+    }
+    MPI_Finalize();
+    return 0;
+}
