@@ -20,11 +20,46 @@ constexpr std::uint32_t kTagSpan = 1u << 24;
 /* Non-blocking collectives whose schedule has not finished. */
 std::vector<pml::Request *> active;
 
-/* Finished schedules of blocking collectives, ready for the next (ScheduleLease), and the scratch
- * memory each may keep (coll_base_scratch_keep). */
-std::vector<std::unique_ptr<Schedule>> cache;
-constexpr std::size_t kCacheSlots = 4;
+/* Schedule memory not in use, and the scratch bytes it keeps (at most coll_base_scratch_keep: beyond
+ * that a returning schedule's largest buffers are freed — one large message must not pin its scratch
+ * memory for the process's life). */
+std::vector<std::unique_ptr<Schedule::Memory>> spare_memory;
+std::size_t spare_scratch = 0;
 std::size_t scratch_keep = std::size_t{16} << 20;
+
+/* Freed schedule objects, reused by Schedule::operator new. */
+std::vector<void *> spare_objects;
+
+std::unique_ptr<Schedule::Memory> take_memory()
+{
+    if (spare_memory.empty()) {
+        return std::make_unique<Schedule::Memory>();
+    }
+    std::unique_ptr<Schedule::Memory> m = std::move(spare_memory.back());
+    spare_memory.pop_back();
+    for (const Schedule::Chunk &c : m->scratch) {
+        spare_scratch -= c.bytes;
+    }
+    return m;
+}
+
+void give_memory(std::unique_ptr<Schedule::Memory> m)
+{
+    m->steps.clear();
+    m->in_flight.clear();
+    std::size_t bytes = 0;
+    for (const Schedule::Chunk &c : m->scratch) {
+        bytes += c.bytes;
+    }
+    while (spare_scratch + bytes > scratch_keep && !m->scratch.empty()) {
+        auto largest = std::max_element(m->scratch.begin(), m->scratch.end(),
+                                        [](const Schedule::Chunk &a, const Schedule::Chunk &b) { return a.bytes < b.bytes; });
+        bytes -= largest->bytes;
+        m->scratch.erase(largest);
+    }
+    spare_scratch += bytes;
+    spare_memory.push_back(std::move(m));
+}
 
 int next_tag(Communicator *comm)
 {
@@ -40,7 +75,9 @@ void finish(pml::Request *r, int error)
 
 } // namespace
 
-Schedule::Schedule(Communicator *comm) : comm_(comm), tag_(next_tag(comm))
+Schedule::Schedule(Communicator *comm, Uses uses)
+    : comm_(comm), tag_(next_tag(comm)), holds_uses_(uses == Uses::Hold), mem_(take_memory()),
+      steps_(mem_->steps), in_flight_(mem_->in_flight)
 {
 }
 
@@ -53,45 +90,33 @@ Schedule::~Schedule()
             pml::request_release(r);
         }
     }
-    release_uses();
+    if (holds_uses_) {
+        for (const Step &s : steps_) {
+            datatype_release(s.type);
+            datatype_release(s.type2);
+            op_release(s.op);
+        }
+    }
+    give_memory(std::move(mem_));
 }
 
-void Schedule::release_uses()
+void *Schedule::operator new(std::size_t bytes)
 {
-    if (!holds_uses_) {
-        return;
+    if (spare_objects.empty() || bytes != sizeof(Schedule)) {
+        return ::operator new(bytes);
     }
-    for (const Step &s : steps_) {
-        datatype_release(s.type);
-        datatype_release(s.type2);
-        op_release(s.op);
-    }
+    void *p = spare_objects.back();
+    spare_objects.pop_back();
+    return p;
 }
 
-void Schedule::reuse(Communicator *comm, bool hold_uses)
+void Schedule::operator delete(void *p, std::size_t bytes)
 {
-    release_uses();
-    steps_.clear();
-    next_ = 0;
-    in_flight_.clear(); /* empty: the schedule ran to its end */
-    scratch_used_ = 0;
-    /* What one collective needed the next one of the same kind needs again; beyond the limit the
-     * largest chunks go (one large message must not pin its scratch memory for the process's life). */
-    std::size_t kept = 0;
-    for (Chunk &c : scratch_) {
-        kept += c.bytes;
+    if (bytes == sizeof(Schedule)) {
+        spare_objects.push_back(p);
+    } else {
+        ::operator delete(p);
     }
-    while (kept > scratch_keep && !scratch_.empty()) {
-        auto largest = std::max_element(scratch_.begin(), scratch_.end(),
-                                        [](const Chunk &a, const Chunk &b) { return a.bytes < b.bytes; });
-        kept -= largest->bytes;
-        scratch_.erase(largest);
-    }
-    holds_uses_ = hold_uses;
-    started_ = complete_ = false;
-    error_ = MPI_SUCCESS;
-    comm_ = comm;
-    tag_ = next_tag(comm);
 }
 
 void Schedule::add(const Step &step)
@@ -145,10 +170,11 @@ void *Schedule::scratch(std::size_t count, const Datatype *type)
      * the alignment its layout gives it. */
     constexpr std::uintptr_t kAlign = 16;
     const std::size_t bytes = static_cast<std::size_t>(hi - lo) + kAlign;
-    if (scratch_used_ == scratch_.size()) {
-        scratch_.push_back(Chunk{nullptr, 0});
+    std::vector<Chunk> &chunks = mem_->scratch;
+    if (scratch_used_ == chunks.size()) {
+        chunks.push_back(Chunk{nullptr, 0});
     }
-    Chunk &chunk = scratch_[scratch_used_++];
+    Chunk &chunk = chunks[scratch_used_++];
     if (chunk.bytes < bytes) {
         /* Not zeroed: every algorithm writes its scratch before reading it. */
         chunk.memory = std::make_unique_for_overwrite<char[]>(bytes);
@@ -236,28 +262,14 @@ int run(Schedule &schedule)
     return schedule.error();
 }
 
-ScheduleLease::ScheduleLease(Communicator *comm)
-{
-    if (cache.empty()) {
-        schedule_ = std::make_unique<Schedule>(comm);
-        schedule_->holds_uses_ = false;
-        return;
-    }
-    schedule_ = std::move(cache.back());
-    cache.pop_back();
-    schedule_->reuse(comm, false);
-}
-
-ScheduleLease::~ScheduleLease()
-{
-    if (cache.size() < kCacheSlots) {
-        cache.push_back(std::move(schedule_));
-    }
-}
-
 void clear_cache()
 {
-    cache.clear();
+    spare_memory.clear();
+    spare_scratch = 0;
+    for (void *p : spare_objects) {
+        ::operator delete(p);
+    }
+    spare_objects.clear();
 }
 
 int register_params()

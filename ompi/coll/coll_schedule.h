@@ -20,10 +20,11 @@
  * The schedule owns what it needs until it is destroyed: its scratch buffers, a use of every datatype
  * and op its steps name (an application may free them while a non-blocking collective runs).
  *
- * Blocking collectives allocate nothing once warm: run_blocking takes a finished schedule from a cache
- * and reuses it (reuse()), keeping the memory of its steps, of its round's requests and its scratch
- * buffers (up to coll_base_scratch_keep bytes), and holds no uses of datatypes and ops (the
- * application cannot free them during a blocking call).
+ * A collective allocates nothing once warm: a schedule takes the memory of its steps, of its round's
+ * requests and of its scratch buffers from a pool and gives it back when destroyed (scratch buffers are
+ * kept up to coll_base_scratch_keep bytes in all), and schedule objects themselves come from a free
+ * list. A blocking collective's schedule (Uses::None) holds no uses of datatypes and ops: the
+ * application cannot free them during the call.
  */
 #ifndef TESSERA_OMPI_COLL_COLL_SCHEDULE_H
 #define TESSERA_OMPI_COLL_COLL_SCHEDULE_H
@@ -42,12 +43,12 @@ namespace tessera::ompi::coll {
 
 class Schedule : public pml::RequestWork {
 public:
+    /* Whether the steps hold a use of the datatypes and ops they name (a non-blocking collective's). */
+    enum class Uses : std::uint8_t { Hold, None };
+
     /* A schedule of `comm`'s next collective (takes its tag). */
-    explicit Schedule(Communicator *comm);
+    explicit Schedule(Communicator *comm, Uses uses = Uses::Hold);
     ~Schedule() override;
-    /* Makes a finished schedule (or a new one) the schedule of `comm`'s next collective, emptied, with
-     * the memory it had. `hold_uses`: whether its steps hold their datatypes and ops (non-blocking). */
-    void reuse(Communicator *comm, bool hold_uses);
     Schedule(const Schedule &) = delete;
     Schedule &operator=(const Schedule &) = delete;
 
@@ -95,28 +96,36 @@ private:
         const Op *op;
     };
 
-    /* A scratch allocation, kept from one use of the schedule to the next. */
+public:
+    /* A scratch allocation, kept from one schedule to the next. */
     struct Chunk {
         std::unique_ptr<char[]> memory;
         std::size_t bytes;
     };
+    /* What a schedule grows while it is built and run: pooled (coll_schedule.cpp). */
+    struct Memory {
+        std::vector<Step> steps;
+        std::vector<pml::Request *> in_flight; /* of the running round */
+        std::vector<Chunk> scratch;
+    };
+    /* Schedule objects come from a free list. */
+    static void *operator new(std::size_t bytes);
+    static void operator delete(void *p, std::size_t bytes);
 
+private:
     void add(const Step &step);
-    /* Drops the uses of datatypes and ops the steps hold. */
-    void release_uses();
     /* Runs the steps of the next round: local ones done, communication started. */
     void run_round();
     void fail(int code);
 
     Communicator *comm_;
     int tag_;
-    std::vector<Step> steps_;
+    bool holds_uses_;
+    std::unique_ptr<Memory> mem_;
+    std::vector<Step> &steps_;
+    std::vector<pml::Request *> &in_flight_;
     std::size_t next_ = 0;                   /* the first step not run yet */
-    std::vector<pml::Request *> in_flight_;  /* of the running round */
-    std::vector<Chunk> scratch_;
-    std::size_t scratch_used_ = 0;           /* chunks handed out by this collective */
-    bool holds_uses_ = true;
-    friend class ScheduleLease;
+    std::size_t scratch_used_ = 0;           /* chunks of mem_->scratch handed out by this collective */
     bool started_ = false;
     bool complete_ = false;
     int error_ = MPI_SUCCESS;
@@ -125,22 +134,7 @@ private:
 /* Runs a schedule to its end (blocking collectives); returns its error class. */
 int run(Schedule &schedule);
 
-/* A cached schedule for one blocking collective of `comm`: taken from the cache (or made) when the
- * lease starts, given back when it ends. Blocking collectives do not nest, so the cache seldom holds
- * more than one. */
-class ScheduleLease {
-public:
-    explicit ScheduleLease(Communicator *comm);
-    ~ScheduleLease();
-    ScheduleLease(const ScheduleLease &) = delete;
-    ScheduleLease &operator=(const ScheduleLease &) = delete;
-    Schedule &operator*() const { return *schedule_; }
-
-private:
-    std::unique_ptr<Schedule> schedule_;
-};
-
-/* Frees the cached schedules (MPI_Finalize). */
+/* Frees the pooled memory (MPI_Finalize). */
 void clear_cache();
 
 /* coll_base_scratch_keep: registered with the MPI layer's parameters (ompi_frameworks.cpp). */
@@ -155,9 +149,9 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request);
 template <typename Build>
 int run_blocking(Communicator *comm, Build build)
 {
-    ScheduleLease lease(comm);
-    build(*lease);
-    return run(*lease);
+    Schedule schedule(comm, Schedule::Uses::None);
+    build(schedule);
+    return run(schedule);
 }
 
 template <typename Build>
