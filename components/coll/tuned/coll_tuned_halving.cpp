@@ -40,11 +40,10 @@ void halving_reduce_scatter(Schedule &s, const Fold &f, const void *own, void *a
         const std::size_t keep_n = blocks[static_cast<std::size_t>(keep_hi)] - keep_at;
         const std::size_t give_at = blocks[static_cast<std::size_t>(give_lo)];
         const std::size_t give_n = blocks[static_cast<std::size_t>(give_hi)] - give_at;
-        /* Until the first exchange the rank's data is its operand; after it, acc. */
-        const void *from = own;
-        s.send(at(from, give_at, type), give_n, type, partner);
+        /* Until the first exchange the rank's data is its operand (`own`); after it, acc. */
         if (own != acc) {
             s.recv(at(acc, keep_at, type), keep_n, type, partner);
+            s.send(at(own, give_at, type), give_n, type, partner);
             s.round();
             s.reduce(at(own, keep_at, type), at(acc, keep_at, type), keep_n, type, op);
         } else {
@@ -54,6 +53,7 @@ void halving_reduce_scatter(Schedule &s, const Fold &f, const void *own, void *a
                 tmp = s.scratch(std::max(half, blocks.back() - half), type);
             }
             s.recv(tmp, keep_n, type, partner);
+            s.send(at(own, give_at, type), give_n, type, partner);
             s.round();
             s.reduce(tmp, at(acc, keep_at, type), keep_n, type, op);
         }

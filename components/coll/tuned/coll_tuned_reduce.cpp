@@ -129,40 +129,39 @@ void allreduce_recursive_doubling(Schedule &s, const void *sbuf, void *rbuf, std
     }
     void *spare = s.size() > 1 ? s.scratch(count, type) : nullptr;
     const void *acc = own; /* read-only while it is the operand in sendbuf */
-    /* Takes in `theirs` from `peer`, lower ranks on the left. */
-    const auto take = [&](int peer) {
+    /* Takes in the partial result of `peer` (sending ours to it in the same round when `exchange`),
+     * lower ranks on the left. */
+    const auto take = [&](int peer, bool exchange) {
         void *writable = acc == rbuf ? rbuf : acc == spare ? spare : nullptr;
-        if (writable == nullptr) { /* acc is sendbuf */
-            if (commutative || peer > me) {
-                s.recv(rbuf, count, type, peer);
-                s.round();
-                s.reduce(acc, rbuf, count, type, op);
-            } else {
-                s.recv(spare, count, type, peer);
-                s.round();
+        /* Where theirs lands: recvbuf while acc is still the operand in sendbuf, when it may be folded
+         * in there (acc op theirs); otherwise the buffer acc is not in. */
+        const bool into_rbuf = writable == nullptr && (commutative || peer > me);
+        void *theirs = into_rbuf ? rbuf : writable == rbuf ? spare : writable == spare ? rbuf : spare;
+        s.recv(theirs, count, type, peer);
+        if (exchange) {
+            s.send(acc, count, type, peer);
+        }
+        s.round();
+        if (writable == nullptr) {
+            if (!into_rbuf) { /* rbuf = theirs op own */
                 s.copy(acc, count, type, rbuf, count, type);
-                s.reduce(spare, rbuf, count, type, op);
+                s.reduce(theirs, rbuf, count, type, op);
+            } else {
+                s.reduce(acc, rbuf, count, type, op);
             }
             acc = rbuf;
-            return;
-        }
-        void *other = writable == rbuf ? spare : rbuf;
-        s.recv(other, count, type, peer);
-        s.round();
-        if (commutative || peer < me) {
-            s.reduce(other, writable, count, type, op);
+        } else if (commutative || peer < me) {
+            s.reduce(theirs, writable, count, type, op);
         } else {
-            s.reduce(writable, other, count, type, op);
-            acc = other;
+            s.reduce(writable, theirs, count, type, op);
+            acc = theirs;
         }
     };
     if (me < 2 * f.extra) {
-        take(me - 1);
+        take(me - 1, false);
     }
     for (int mask = 1; mask < f.pow2; mask <<= 1) {
-        const int peer = f.rank_of(f.newrank ^ mask);
-        s.send(acc, count, type, peer);
-        take(peer);
+        take(f.rank_of(f.newrank ^ mask), true);
     }
     if (acc != rbuf) {
         s.copy(acc, count, type, rbuf, count, type);
