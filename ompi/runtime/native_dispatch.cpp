@@ -30,7 +30,7 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Get_library_version = native::get_library_version;
     t->Wtime = native::wtime;
     t->Wtick = native::wtick;
-    /* Communicators: the predefined ones */
+    /* Communicators */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;
     t->Comm_group = native::comm_group;
@@ -39,6 +39,21 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Comm_get_name = native::comm_get_name;
     t->Comm_set_info = native::comm_set_info;
     t->Comm_get_info = native::comm_get_info;
+    /* Communicator creation (issue 7) */
+    t->Comm_dup = native::comm_dup;
+    t->Comm_dup_with_info = native::comm_dup_with_info;
+    t->Comm_idup = native::comm_idup;
+    t->Comm_idup_with_info = native::comm_idup_with_info;
+    t->Comm_split = native::comm_split;
+    t->Comm_split_type = native::comm_split_type;
+    t->Comm_create = native::comm_create;
+    t->Comm_create_group = native::comm_create_group;
+    t->Comm_free = native::comm_free;
+    t->Comm_test_inter = native::comm_test_inter;
+    t->Comm_remote_size = native::comm_remote_size;
+    t->Comm_remote_group = native::comm_remote_group;
+    t->Intercomm_create = native::intercomm_create;
+    t->Intercomm_merge = native::intercomm_merge;
     /* Groups (issue 7) */
     t->Group_size = native::group_size;
     t->Group_rank = native::group_rank;
