@@ -59,6 +59,25 @@ std::vector<int> graph_neighbors(const Topology &t, int rank)
     return {t.edges.begin() + begin, t.edges.begin() + t.index[r]};
 }
 
+int indegree(const Topology &t, int rank)
+{
+    switch (t.kind) {
+    case MPI_CART:
+        return static_cast<int>(2 * t.dims.size());
+    case MPI_GRAPH: {
+        const auto r = static_cast<std::size_t>(rank);
+        return t.index[r] - (r == 0 ? 0 : t.index[r - 1]);
+    }
+    default:
+        return static_cast<int>(t.sources.size());
+    }
+}
+
+int outdegree(const Topology &t, int rank)
+{
+    return t.kind == MPI_DIST_GRAPH ? static_cast<int>(t.destinations.size()) : indegree(t, rank);
+}
+
 Neighborhood neighborhood(const Topology &t, int rank)
 {
     Neighborhood n;

@@ -47,6 +47,10 @@ int cart_shifted(const Topology &t, int rank, int dim, int disp);
 /* MPI_Graph_create's nodes' neighbours: edges[index[rank-1] .. index[rank]). */
 std::vector<int> graph_neighbors(const Topology &t, int rank);
 
+/* How many blocks a neighbourhood collective of `rank` receives (sources) and sends (destinations). */
+int indegree(const Topology &t, int rank);
+int outdegree(const Topology &t, int rank);
+
 /*
  * The neighbourhood of `rank` for the neighbourhood collectives (MPI-4.1 8.6): receive-buffer block i
  * comes from sources[i], send-buffer block j goes to destinations[j]; MPI_PROC_NULL entries (a
