@@ -3,6 +3,7 @@
 
 #include <hwloc.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "opal/host_topology.h"
@@ -30,6 +31,11 @@ std::optional<int> hw_resource_instance(const std::string &type)
 {
     if (type == kSharedMemory) {
         return 0;
+    }
+    /* Only the names listed: hwloc would also take abbreviations and prefixes of its own. */
+    const auto &known = hw_resource_types();
+    if (std::find(known.begin(), known.end(), type) == known.end()) {
+        return std::nullopt;
     }
     hwloc_topology *t = host_topology();
     hwloc_obj_type_t kind;

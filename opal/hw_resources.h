@@ -15,10 +15,10 @@ namespace tessera::opal {
  * to the smallest: Package, NUMANode, L3Cache, L2Cache, L1Cache, Core, PU. */
 const std::vector<std::string> &hw_resource_types();
 
-/* The instance of resource `type` (a name above, or another one hwloc knows) that this process's
+/* The instance of resource `type` (a name above) that this process's
  * binding lies within: its logical index among this host's; 0 for "mpi_shared_memory". nullopt when
- * the binding spans several instances (an unbound process is within no core), or hwloc knows no such
- * type. */
+ * the binding spans several instances (an unbound process is within no core), or the type is none of
+ * the above. */
 std::optional<int> hw_resource_instance(const std::string &type);
 
 } // namespace tessera::opal
