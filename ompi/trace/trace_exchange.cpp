@@ -14,6 +14,8 @@ namespace tessera::ompi::trace {
 
 namespace {
 
+bool window_open = false;
+
 int through_kv(orte::KvClient &kv, const void *data, size_t size, int nranks, mca_trace_base_deliver_fn_t deliver,
                void *ctx)
 {
@@ -66,8 +68,21 @@ int through_mpi(const void *data, size_t size, int nranks, mca_trace_base_delive
 
 } // namespace
 
+CollectiveWindow::CollectiveWindow()
+{
+    window_open = true;
+}
+
+CollectiveWindow::~CollectiveWindow()
+{
+    window_open = false;
+}
+
 int allgather(const void *data, size_t size, mca_trace_base_deliver_fn_t deliver, void *ctx)
 {
+    if (!window_open) {
+        return TESSERA_ERR_NOT_AVAILABLE;
+    }
     const int nranks = world_size();
     Runtime &rt = runtime();
     if (rt.kv != nullptr && mpi_initialized()) {

@@ -17,6 +17,20 @@ namespace tessera::ompi::trace {
 
 int allgather(const void *data, size_t size, mca_trace_base_deliver_fn_t deliver, void *ctx);
 
+/*
+ * The allgather works only while every rank is sure to take part: when tracing starts (right after
+ * MPI_Init) and ends (at the start of MPI_Finalize). Outside such a window — the framework closed by
+ * an exit handler of a rank that left without MPI_Finalize — it fails at once instead of waiting for
+ * ranks that will never come.
+ */
+class CollectiveWindow {
+public:
+    CollectiveWindow();
+    ~CollectiveWindow();
+    CollectiveWindow(const CollectiveWindow &) = delete;
+    CollectiveWindow &operator=(const CollectiveWindow &) = delete;
+};
+
 } // namespace tessera::ompi::trace
 
 #endif

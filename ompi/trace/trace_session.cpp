@@ -51,7 +51,12 @@ void tessera_trace_after_init(int rc)
     job.allgather = allgather;
     job.thread_level = thread_level();
     requests().clear();
-    if (mca_trace_base_select(&job) != TESSERA_SUCCESS || mca_trace_base_module_count == 0) {
+    int selected = TESSERA_SUCCESS;
+    {
+        CollectiveWindow window;
+        selected = mca_trace_base_select(&job);
+    }
+    if (selected != TESSERA_SUCCESS || mca_trace_base_module_count == 0) {
         /* Nothing to trace: the bindings never take the traced path, and MPI_Finalize never comes here. */
         (void)mca_trace_base_finalize();
         (void)tessera::mca::framework_close(&mca_trace_base_framework);
@@ -66,7 +71,10 @@ void tessera_trace_before_finalize(void)
     if (!framework_opened) {
         return;
     }
-    (void)mca_trace_base_finalize(); /* modules report their own failures */
+    {
+        CollectiveWindow window;
+        (void)mca_trace_base_finalize(); /* modules report their own failures */
+    }
     requests().clear();
     (void)tessera::mca::framework_close(&mca_trace_base_framework);
     framework_opened = false;
