@@ -14,7 +14,8 @@ rank without MPI_ANY_SOURCE is the destination and the one with it the source, t
 MPI_ANY_TAG the send tag, handle:comm the communicator, an out handle:request the request that a later
 complete call (Wait/Test and their any/some/all forms, told apart by their index, flag and valid=
 arguments) finishes. An out handle:comm is a new communicator announced when the call returns, an
-inout one (MPI_Comm_free, MPI_Comm_disconnect) one that ends. Python 3 standard library only.
+inout one (MPI_Comm_free, MPI_Comm_disconnect) one that ends. A call a runtime translator's library
+makes from inside itself is passed on untraced. Python 3 standard library only.
 """
 
 from __future__ import annotations
@@ -269,6 +270,11 @@ def traced(f: mpi_api.Function, index: int) -> list[str]:
     comm_lifetime(f, b)
     if ret:
         b.locals.insert(0, f"{f.ret} rc_;")
+    # A runtime translator's library calling MPI from inside itself (Open MPI's MPI_Sendrecv_replace
+    # calls MPI_Sendrecv) lands here with the runtime's own handles: not the application's call, and
+    # not ours to look at (frameworks/translator/base/reentry.h).
+    o.append("    if (TESSERA_MPI_UNLIKELY(tessera_translator_inside()))")
+    o.append(f"        {'return ' if ret else ''}{table_call(f)};")
     o += ["    " + line for line in b.locals]
     o.append(f"    tessera_trace_enter({index});")
     o += ["    " + line for line in b.before]

@@ -19,7 +19,11 @@ Requests &requests()
 void Requests::put(MPI_Request request, const RequestRecord &record)
 {
     std::lock_guard lock(mutex_);
-    records_[request] = record;
+    std::vector<RequestRecord> &list = records_[request];
+    if ((record.op.parts & TESSERA_TRACE_OP_PERSISTENT) != 0) {
+        list.clear(); /* a persistent request has a handle of its own: anything older is stale */
+    }
+    list.push_back(record);
     size_.store(records_.size(), std::memory_order_relaxed);
 }
 
@@ -34,6 +38,15 @@ bool Requests::mark_cancel(MPI_Request request)
     return update(request, [](RequestRecord &r) { r.cancel_requested = true; });
 }
 
+void Requests::drop_front(Map::iterator it)
+{
+    it->second.erase(it->second.begin());
+    if (it->second.empty()) {
+        records_.erase(it);
+    }
+    size_.store(records_.size(), std::memory_order_relaxed);
+}
+
 std::optional<RequestRecord> Requests::take(MPI_Request request)
 {
     std::lock_guard lock(mutex_);
@@ -41,9 +54,8 @@ std::optional<RequestRecord> Requests::take(MPI_Request request)
     if (it == records_.end()) {
         return std::nullopt;
     }
-    RequestRecord r = it->second;
-    records_.erase(it);
-    size_.store(records_.size(), std::memory_order_relaxed);
+    RequestRecord r = it->second.front();
+    drop_front(it);
     return r;
 }
 
@@ -51,16 +63,16 @@ std::optional<RequestRecord> Requests::complete(MPI_Request request)
 {
     std::lock_guard lock(mutex_);
     auto it = records_.find(request);
-    if (it == records_.end() || !it->second.active) {
+    if (it == records_.end() || !it->second.front().active) {
         return std::nullopt;
     }
-    RequestRecord r = it->second;
+    RequestRecord &front = it->second.front();
+    RequestRecord r = front;
     if ((r.op.parts & TESSERA_TRACE_OP_PERSISTENT) != 0) {
-        it->second.active = false;
-        it->second.cancel_requested = false;
+        front.active = false;
+        front.cancel_requested = false;
     } else {
-        records_.erase(it);
-        size_.store(records_.size(), std::memory_order_relaxed);
+        drop_front(it);
     }
     return r;
 }

@@ -2,7 +2,10 @@
  * The feed's requests: what each traced request (by application-side handle) will report when it
  * completes. A nonblocking operation's record lives until the call that completes it (Wait/Test
  * forms, MPI_Request_free); a persistent one's until MPI_Request_free, active between MPI_Start and
- * its completion. Thread-safe; hooks are called outside the table's lock.
+ * its completion. A handle may stand for several requests at once: Open MPI hands back one shared,
+ * already complete request for every small send that finished inside MPI_Isend. Such requests are
+ * alike (all complete), so they are kept in order and each completion of the handle takes the oldest.
+ * Thread-safe; hooks are called outside the table's lock.
  */
 #ifndef TESSERA_OMPI_TRACE_TRACE_REQUESTS_H
 #define TESSERA_OMPI_TRACE_TRACE_REQUESTS_H
@@ -12,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include <mpi.h>
 
@@ -45,7 +49,7 @@ public:
     bool contains(MPI_Request request);
     /* Marks the request cancelled; false when it is not traced. */
     bool mark_cancel(MPI_Request request);
-    /* Applies `f` to the record of `request` under the lock; false when it is not traced. */
+    /* Applies `f` to the (oldest) record of `request` under the lock; false when it is not traced. */
     template <class F> bool update(MPI_Request request, F f)
     {
         std::lock_guard lock(mutex_);
@@ -53,7 +57,7 @@ public:
         if (it == records_.end()) {
             return false;
         }
-        f(it->second);
+        f(it->second.front());
         return true;
     }
     /* The record, removed (a freed request, or a completed nonblocking one). */
@@ -64,8 +68,11 @@ public:
     void clear();
 
 private:
+    using Map = std::unordered_map<MPI_Request, std::vector<RequestRecord>>;
+    void drop_front(Map::iterator it);
+
     std::mutex mutex_;
-    std::unordered_map<MPI_Request, RequestRecord> records_;
+    Map records_; /* never an empty vector */
     std::atomic<size_t> size_{0};
 };
 
