@@ -92,8 +92,9 @@ typedef struct mca_trace_base_module mca_trace_base_module_t;
  */
 typedef struct mca_trace_base_hooks {
     /* A communicator came into existence: `size` ranks, world_ranks[i] the MPI_COMM_WORLD rank of its
-     * rank i (for an intercommunicator, of its remote group), this process is `rank`. The array is
-     * valid only during the call. */
+     * rank i (for an intercommunicator, of its remote group; NULL when the runtime cannot say), this
+     * process is `rank`. The array is valid only during the call. Called again with the same id when
+     * the communicator gets a name (MPI_Comm_set_name): the module updates what it knows. */
     void (*comm_create)(mca_trace_base_module_t *m, uint64_t comm_id, const char *name, int size, int rank,
                         const int *world_ranks);
     /* A blocking send (MPI_Send, Ssend, Rsend, Bsend, the send half of Sendrecv) begins. */

@@ -265,6 +265,8 @@ def traced(f: mpi_api.Function, index: int) -> list[str]:
         coll_role(f, op, b)
     elif role in ("start", "cancel", "free", "complete"):
         request_role(f, role, b)
+    elif role == "comm_name":
+        b.after.append(f"tessera_trace_comm_renamed(rc_, {comm_arg(f).name});")
     elif role:
         p2p_role(f, role, b)
     comm_lifetime(f, b)

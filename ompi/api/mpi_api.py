@@ -36,7 +36,7 @@ ERRH_SPECIAL = {"COMM_SELF", "FILE_NULL", "none"}
 # trace=: what a call means to the trace framework (docs/trace.md). Point-to-point roles, request roles,
 # the life cycle, and coll:<operation> for collectives (blocking, nonblocking and persistent alike).
 TRACE_ROLES = {"send", "isend", "send_init", "recv", "irecv", "recv_init", "mprobe", "mrecv", "imrecv",
-               "sendrecv", "isendrecv", "start", "complete", "cancel", "free", "init", "finalize"}
+               "sendrecv", "isendrecv", "start", "complete", "cancel", "free", "init", "finalize", "comm_name"}
 TRACE_COLL_OPS = {"barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
                   "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce", "reduce_scatter",
                   "reduce_scatter_block", "scan", "exscan", "neighbor_allgather", "neighbor_allgatherv",

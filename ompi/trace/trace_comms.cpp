@@ -64,6 +64,17 @@ void Comms::ended(MPI_Comm comm)
     ids_.erase(comm);
 }
 
+void Comms::renamed(MPI_Comm comm)
+{
+    const uint64_t id = id_of(comm);
+    if (id == kUnknownComm) {
+        return;
+    }
+    const CommFacts facts = comm_facts(comm);
+    std::unique_lock lock(mutex_); /* as in announce: no event names the id while modules update it */
+    announce_facts(id, facts);
+}
+
 void Comms::remember_message(MPI_Message message, uint64_t comm_id)
 {
     if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC) {

@@ -47,6 +47,8 @@ public:
     void created(MPI_Comm comm) { (void)announce(comm, true); }
     /* `comm` ended; its handle may come back for another communicator. */
     void ended(MPI_Comm comm);
+    /* `comm` got a name: announced again under its id. */
+    void renamed(MPI_Comm comm);
 
     void remember_message(MPI_Message message, uint64_t comm_id);
     /* The message's communicator, forgotten; kUnknownComm when the probe was not seen. */

@@ -138,9 +138,11 @@ void tessera_trace_coll_end(const tessera_trace_coll_args_t *args, int rc);
 /* A persistent collective (MPI_<coll>_init): reported at each MPI_Start. */
 void tessera_trace_op_coll(tessera_trace_op_t *op, const tessera_trace_coll_args_t *args);
 
-/* Communicators: one a call created (announced now), one that MPI_Comm_free/_disconnect ended. */
+/* Communicators: one a call created (announced now), one that MPI_Comm_free/_disconnect ended, one
+ * MPI_Comm_set_name named (announced again under its id, with the name). */
 void tessera_trace_comm_created(int rc, MPI_Comm comm);
 void tessera_trace_comm_ended(int rc, MPI_Comm comm);
+void tessera_trace_comm_renamed(int rc, MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -108,4 +108,11 @@ void tessera_trace_comm_ended(int rc, MPI_Comm comm)
     }
 }
 
+void tessera_trace_comm_renamed(int rc, MPI_Comm comm)
+{
+    if (rc == MPI_SUCCESS && wants(MCA_TRACE_HOOK_COMM_CREATE)) {
+        comms().renamed(comm);
+    }
+}
+
 } // extern "C"
