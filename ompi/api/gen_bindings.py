@@ -306,7 +306,7 @@ def gen_source(api: mpi_api.Api) -> str:
     for f in api.functions:
         ret = "" if f.ret == "void" else "return "
         traced = f"tessera_traced_{slot(f)}"
-        o.append(f"{f.prototype(traced)};")
+        o.append(f"__attribute__((visibility(\"hidden\"))) {f.prototype(traced)};")
         o.append(f"{f.prototype(f.pname)}")
         o.append("{")
         if f.attrs.get("trace") == "init":

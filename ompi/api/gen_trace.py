@@ -250,7 +250,7 @@ def comm_lifetime(f, b: Body):
 def traced(f: mpi_api.Function, index: int) -> list[str]:
     role = f.attrs.get("trace", "")
     ret = f.ret != "void"
-    o = [f"{f.prototype('tessera_traced_' + slot(f))}", "{"]
+    o = [f"TESSERA_TRACE_INTERNAL {f.prototype('tessera_traced_' + slot(f))}", "{"]
     if role == "finalize":
         # Modules write their output while the library can still communicate; MPI_Finalize itself is
         # not a region (nothing is recorded after the modules let go).
@@ -295,9 +295,9 @@ def gen_trace(api: mpi_api.Api) -> str:
          '#include "tessera_mpi_dispatch.h"',
          '#include "ompi/trace/trace_feed.h"', "",
          "/* The region names, by the index tessera_trace_enter/leave pass. */",
-         f"const char *const tessera_trace_function_names[{len(api.functions)}] = {{"]
+         f"TESSERA_TRACE_INTERNAL const char *const tessera_trace_function_names[{len(api.functions)}] = {{"]
     o += [f'    "{f.name}",' for f in api.functions]
-    o += ["};", f"const unsigned tessera_trace_function_count = {len(api.functions)};", ""]
+    o += ["};", f"TESSERA_TRACE_INTERNAL const unsigned tessera_trace_function_count = {len(api.functions)};", ""]
     for i, f in enumerate(api.functions):
         o += traced(f, i)
     return "\n".join(o)

@@ -16,37 +16,72 @@
 
 #include <mpi.h>
 
-#include "frameworks/trace/trace.h"
+#include "frameworks/trace/base/base.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Everything here stays inside libmpi: calls from the bindings go straight, not through the PLT. */
+#define TESSERA_TRACE_INTERNAL __attribute__((visibility("hidden")))
+
+/* Whether an active module has one of `hooks` (MCA_TRACE_HOOK_*): tested inline before the calls of
+ * the hottest paths, so that a module that wants none of their events pays a load and a branch. */
+#define TESSERA_TRACE_WANTS(hooks) ((__atomic_load_n(&mca_trace_base_hook_mask, __ATOMIC_RELAXED) & (hooks)) != 0)
+
 /* Life cycle: tracing starts when MPI_Init or MPI_Init_thread returned rc == MPI_SUCCESS and the
  * `trace` parameter names components; it stops (modules write their output) before MPI_Finalize. */
-void tessera_trace_after_init(int rc);
-void tessera_trace_before_finalize(void);
+TESSERA_TRACE_INTERNAL void tessera_trace_after_init(int rc);
+TESSERA_TRACE_INTERNAL void tessera_trace_before_finalize(void);
 
 /* Regions: `function` is the index in the API description (tessera_trace_function_names). */
-extern const char *const tessera_trace_function_names[];
-extern const unsigned tessera_trace_function_count;
-void tessera_trace_enter(uint32_t function);
-void tessera_trace_leave(uint32_t function);
+extern TESSERA_TRACE_INTERNAL const char *const tessera_trace_function_names[];
+extern TESSERA_TRACE_INTERNAL const unsigned tessera_trace_function_count;
+TESSERA_TRACE_INTERNAL void tessera_trace_region_enter(uint32_t function);
+TESSERA_TRACE_INTERNAL void tessera_trace_region_leave(uint32_t function);
+static inline void tessera_trace_enter(uint32_t function)
+{
+    if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_REGION)) {
+        tessera_trace_region_enter(function);
+    }
+}
+static inline void tessera_trace_leave(uint32_t function)
+{
+    if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_REGION)) {
+        tessera_trace_region_leave(function);
+    }
+}
 
 /* The status a receive is to fill: `given`, or `local` when the caller ignores it
  * (MPI_STATUS_IGNORE) and a module wants to know what was received. */
-MPI_Status *tessera_trace_status(MPI_Status *given, MPI_Status *local);
+static inline MPI_Status *tessera_trace_status(MPI_Status *given, MPI_Status *local)
+{
+    return given == MPI_STATUS_IGNORE && TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_RECV) ? local : given;
+}
 
 /* Blocking point-to-point: a send about to start; a receive that returned rc with `status`. */
-void tessera_trace_send(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type);
-void tessera_trace_recv(MPI_Comm comm, int rc, const MPI_Status *status);
+TESSERA_TRACE_INTERNAL void tessera_trace_send_event(MPI_Comm comm, int dest, int tag, MPI_Count count,
+                                                     MPI_Datatype type);
+TESSERA_TRACE_INTERNAL void tessera_trace_recv_event(MPI_Comm comm, int rc, const MPI_Status *status);
+static inline void tessera_trace_send(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type)
+{
+    if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_SEND)) {
+        tessera_trace_send_event(comm, dest, tag, count, type);
+    }
+}
+static inline void tessera_trace_recv(MPI_Comm comm, int rc, const MPI_Status *status)
+{
+    if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_RECV)) {
+        tessera_trace_recv_event(comm, rc, status);
+    }
+}
 /* The same receive, its communicator given by its trace id (MPI_Mrecv: from the message). */
-void tessera_trace_recv_on(uint64_t comm_id, int rc, const MPI_Status *status);
+TESSERA_TRACE_INTERNAL void tessera_trace_recv_on(uint64_t comm_id, int rc, const MPI_Status *status);
 
 /* Matched probes: a message found on `comm` (MPI_Mprobe, MPI_Improbe with flag set), and the trace
  * id of its communicator when it is received (MPI_Mrecv, MPI_Imrecv; the message is forgotten). */
-void tessera_trace_message(MPI_Comm comm, MPI_Message message);
-uint64_t tessera_trace_message_comm(MPI_Message message);
+TESSERA_TRACE_INTERNAL void tessera_trace_message(MPI_Comm comm, MPI_Message message);
+TESSERA_TRACE_INTERNAL uint64_t tessera_trace_message_comm(MPI_Message message);
 
 /*
  * Operations that make a request. The binding fills an op before the call (zero-initialized; the
@@ -68,19 +103,19 @@ typedef struct tessera_trace_op {
 #define TESSERA_TRACE_OP_PERSISTENT 0x4u /* started by MPI_Start, again and again */
 #define TESSERA_TRACE_OP_COLL 0x8u       /* a persistent collective */
 
-void tessera_trace_op_isend(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag, MPI_Count count,
+TESSERA_TRACE_INTERNAL void tessera_trace_op_isend(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag, MPI_Count count,
                             MPI_Datatype type);
-void tessera_trace_op_irecv(tessera_trace_op_t *op, MPI_Comm comm, int source);
-void tessera_trace_op_imrecv(tessera_trace_op_t *op, MPI_Message message);
-void tessera_trace_op_send_init(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag, MPI_Count count,
+TESSERA_TRACE_INTERNAL void tessera_trace_op_irecv(tessera_trace_op_t *op, MPI_Comm comm, int source);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_imrecv(tessera_trace_op_t *op, MPI_Message message);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_send_init(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag, MPI_Count count,
                                 MPI_Datatype type);
-void tessera_trace_op_recv_init(tessera_trace_op_t *op, MPI_Comm comm, int source);
-void tessera_trace_op_started(tessera_trace_op_t *op, int rc, MPI_Request request);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_recv_init(tessera_trace_op_t *op, MPI_Comm comm, int source);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_started(tessera_trace_op_t *op, int rc, MPI_Request request);
 
 /* Requests: MPI_Start/MPI_Startall (before the call), MPI_Cancel, MPI_Request_free. */
-void tessera_trace_start(const MPI_Request *requests, int count);
-void tessera_trace_cancel(MPI_Request request);
-void tessera_trace_free(MPI_Request request);
+TESSERA_TRACE_INTERNAL void tessera_trace_start(const MPI_Request *requests, int count);
+TESSERA_TRACE_INTERNAL void tessera_trace_cancel(MPI_Request request);
+TESSERA_TRACE_INTERNAL void tessera_trace_free(MPI_Request request);
 
 /*
  * Completion (Wait, Test and their any/some/all forms). wait_begin remembers the traced requests among
@@ -105,9 +140,9 @@ typedef struct tessera_trace_wait {
     MPI_Request inline_before[TESSERA_TRACE_WAIT_INLINE];
     MPI_Status inline_statuses[TESSERA_TRACE_WAIT_INLINE];
 } tessera_trace_wait_t;
-MPI_Status *tessera_trace_wait_begin(tessera_trace_wait_t *w, int how, const MPI_Request *requests, int count,
+TESSERA_TRACE_INTERNAL MPI_Status *tessera_trace_wait_begin(tessera_trace_wait_t *w, int how, const MPI_Request *requests, int count,
                                      MPI_Status *statuses);
-void tessera_trace_wait_end(tessera_trace_wait_t *w, int rc, const int *flag, const int *index, const int *outcount,
+TESSERA_TRACE_INTERNAL void tessera_trace_wait_end(tessera_trace_wait_t *w, int rc, const int *flag, const int *index, const int *outcount,
                             const int *indices);
 
 /*
@@ -133,16 +168,16 @@ typedef struct tessera_trace_coll_args {
     MPI_Datatype recvtype;
     const MPI_Datatype *recvtypes;
 } tessera_trace_coll_args_t;
-void tessera_trace_coll_begin(void);
-void tessera_trace_coll_end(const tessera_trace_coll_args_t *args, int rc);
+TESSERA_TRACE_INTERNAL void tessera_trace_coll_begin(void);
+TESSERA_TRACE_INTERNAL void tessera_trace_coll_end(const tessera_trace_coll_args_t *args, int rc);
 /* A persistent collective (MPI_<coll>_init): reported at each MPI_Start. */
-void tessera_trace_op_coll(tessera_trace_op_t *op, const tessera_trace_coll_args_t *args);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_coll(tessera_trace_op_t *op, const tessera_trace_coll_args_t *args);
 
 /* Communicators: one a call created (announced now), one that MPI_Comm_free/_disconnect ended, one
  * MPI_Comm_set_name named (announced again under its id, with the name). */
-void tessera_trace_comm_created(int rc, MPI_Comm comm);
-void tessera_trace_comm_ended(int rc, MPI_Comm comm);
-void tessera_trace_comm_renamed(int rc, MPI_Comm comm);
+TESSERA_TRACE_INTERNAL void tessera_trace_comm_created(int rc, MPI_Comm comm);
+TESSERA_TRACE_INTERNAL void tessera_trace_comm_ended(int rc, MPI_Comm comm);
+TESSERA_TRACE_INTERNAL void tessera_trace_comm_renamed(int rc, MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -30,14 +30,9 @@ void announce_irecv(tessera_trace_op_t *op)
 
 extern "C" {
 
-MPI_Status *tessera_trace_status(MPI_Status *given, MPI_Status *local)
+void tessera_trace_send_event(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type)
 {
-    return given == MPI_STATUS_IGNORE && wants(MCA_TRACE_HOOK_RECV) ? local : given;
-}
-
-void tessera_trace_send(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type)
-{
-    if (!wants(MCA_TRACE_HOOK_SEND) || dest == MPI_PROC_NULL) {
+    if (dest == MPI_PROC_NULL) {
         return;
     }
     mca_trace_send(comms().id_of(comm), dest, tag, type_bytes(count, type));
@@ -52,10 +47,9 @@ void tessera_trace_recv_on(uint64_t comm_id, int rc, const MPI_Status *status)
     mca_trace_recv(comm_id, status->MPI_SOURCE, status->MPI_TAG, status_bytes(status));
 }
 
-void tessera_trace_recv(MPI_Comm comm, int rc, const MPI_Status *status)
+void tessera_trace_recv_event(MPI_Comm comm, int rc, const MPI_Status *status)
 {
-    if (!wants(MCA_TRACE_HOOK_RECV) || rc != MPI_SUCCESS || status == MPI_STATUS_IGNORE ||
-        status->MPI_SOURCE == MPI_PROC_NULL) {
+    if (rc != MPI_SUCCESS || status == MPI_STATUS_IGNORE || status->MPI_SOURCE == MPI_PROC_NULL) {
         return;
     }
     tessera_trace_recv_on(comms().id_of(comm), rc, status);

@@ -26,7 +26,7 @@ namespace tessera::ompi::trace {
 
 inline bool wants(uint32_t hooks)
 {
-    return (__atomic_load_n(&mca_trace_base_hook_mask, __ATOMIC_RELAXED) & hooks) != 0;
+    return TESSERA_TRACE_WANTS(hooks);
 }
 
 /* Hooks that need a nonblocking operation remembered until it completes. */

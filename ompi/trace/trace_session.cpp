@@ -80,18 +80,14 @@ void tessera_trace_before_finalize(void)
     framework_opened = false;
 }
 
-void tessera_trace_enter(uint32_t function)
+void tessera_trace_region_enter(uint32_t function)
 {
-    if (wants(MCA_TRACE_HOOK_REGION)) {
-        mca_trace_region_enter(function, tessera_trace_function_names[function]);
-    }
+    mca_trace_region_enter(function, tessera_trace_function_names[function]);
 }
 
-void tessera_trace_leave(uint32_t function)
+void tessera_trace_region_leave(uint32_t function)
 {
-    if (wants(MCA_TRACE_HOOK_REGION)) {
-        mca_trace_region_leave(function, tessera_trace_function_names[function]);
-    }
+    mca_trace_region_leave(function, tessera_trace_function_names[function]);
 }
 
 void tessera_trace_comm_created(int rc, MPI_Comm comm)

@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 
 #include "frameworks/trace/trace.h"
 
@@ -15,19 +14,14 @@ namespace tessera::ompi::trace_otf2 {
 struct Params {
     const char *dir = "";     /* trace_otf2_dir: the archive is <dir>/traces.otf2 */
     size_t buffer_size = 0;   /* trace_otf2_buffer_size: event memory per rank before a flush to disk */
+    int clock = 0;            /* trace_otf2_clock: kClockAuto or kClockMonotonic (trace_otf2_clock.h) */
 };
+inline constexpr int kClockAuto = 0;
+inline constexpr int kClockMonotonic = 1;
 extern Params params;
 
 /* The archive's name inside trace_otf2_dir: traces.otf2, traces.def, traces/<rank>.evt|.def. */
 inline constexpr const char *kArchiveName = "traces";
-
-/* The clock of every event: CLOCK_MONOTONIC in nanoseconds, common to the ranks of one host. */
-inline uint64_t now_ns()
-{
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 /* Creates the module for this process (trace_init): opens the archive, collectively. NULL (after
  * rank 0 said why) when the archive cannot be written, on every rank alike. */

@@ -95,20 +95,41 @@ bool prepare_dir(const std::string &dir, std::string *why)
     return !ec && gone(locations);
 }
 
-/* Every rank learns rank 0's verdict (one byte). */
-bool agree(const mca_trace_base_job_info_t &job, bool mine)
+/* What the ranks agree on before OTF2 starts: rank 0's verdict on the directory, and whether every
+ * rank can count in time-stamp counter ticks. */
+struct Agreement {
+    bool ok = false;
+    bool tsc = false;
+};
+
+Agreement agree(const mca_trace_base_job_info_t &job, bool prepared, bool tsc)
 {
-    const unsigned char vote = mine ? 1 : 0;
+    const unsigned char mine[2] = {static_cast<unsigned char>(prepared), static_cast<unsigned char>(tsc)};
     if (job.allgather == nullptr) {
-        return mine && job.world_size == 1;
+        return {prepared && job.world_size == 1, tsc};
     }
-    unsigned char root = 0;
+    struct Votes {
+        bool root_ok = false;
+        bool all_tsc = true;
+        int count = 0;
+    } votes;
     auto deliver = [](void *ctx, int rank, const void *data, size_t size) {
-        if (rank == 0 && size == 1) {
-            *static_cast<unsigned char *>(ctx) = *static_cast<const unsigned char *>(data);
+        auto *v = static_cast<Votes *>(ctx);
+        const auto *b = static_cast<const unsigned char *>(data);
+        ++v->count;
+        if (size != 2) {
+            v->all_tsc = false;
+            return;
         }
+        if (rank == 0) {
+            v->root_ok = b[0] != 0;
+        }
+        v->all_tsc = v->all_tsc && b[1] != 0;
     };
-    return job.allgather(&vote, 1, deliver, &root) == TESSERA_SUCCESS && root == 1;
+    if (job.allgather(mine, sizeof mine, deliver, &votes) != TESSERA_SUCCESS || votes.count != job.world_size) {
+        return {};
+    }
+    return {votes.root_ok, votes.all_tsc};
 }
 
 /* The chunks of one OTF2 buffer. */
@@ -132,7 +153,7 @@ OTF2_FlushType Archive::pre_flush(void *, OTF2_FileType, OTF2_LocationRef, void 
 OTF2_TimeStamp Archive::post_flush(void *self, OTF2_FileType, OTF2_LocationRef)
 {
     auto *a = static_cast<Archive *>(self);
-    a->last_flush_ = now_ns();
+    a->last_flush_ = a->clock_.now();
     return a->last_flush_;
 }
 
@@ -170,7 +191,8 @@ void Archive::free_all(void *, OTF2_FileType, OTF2_LocationRef, void **per_buffe
     }
 }
 
-bool Archive::open(const mca_trace_base_job_info_t &job, const std::string &dir, size_t buffer_size, std::string *why)
+bool Archive::open(const mca_trace_base_job_info_t &job, const std::string &dir, size_t buffer_size,
+                   bool monotonic_only, std::string *why)
 {
     static const OTF2_FlushCallbacks flush = {pre_flush, post_flush};
     static const OTF2_MemoryCallbacks memory = {allocate, free_all};
@@ -186,13 +208,15 @@ bool Archive::open(const mca_trace_base_job_info_t &job, const std::string &dir,
         last_error.clear();
     }
 
-    bool prepared = job.world_rank != 0 || prepare_dir(dir, why);
-    if (!agree(job, prepared)) {
+    const bool prepared = job.world_rank != 0 || prepare_dir(dir, why);
+    const Agreement agreed = agree(job, prepared, !monotonic_only && Clock::tsc_usable());
+    if (!agreed.ok) {
         if (prepared && job.world_rank == 0) {
             *why = "the ranks could not agree on the archive (the exchange between them failed)";
         }
         return false;
     }
+    clock_.start(agreed.tsc);
     archive_ = OTF2_Archive_Open(dir.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, chunk_size_,
                                  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (archive_ == nullptr) {

@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 
+#include "components/trace/otf2/trace_otf2_clock.h"
 #include "components/trace/otf2/trace_otf2_collectives.h"
 #include "frameworks/trace/trace.h"
 
@@ -27,8 +28,12 @@ public:
     Archive &operator=(const Archive &) = delete;
     ~Archive();
 
-    /* Collective. False at every rank when the archive cannot be written; *why says why at rank 0. */
-    bool open(const mca_trace_base_job_info_t &job, const std::string &dir, size_t buffer_size, std::string *why);
+    /* Collective. False at every rank when the archive cannot be written; *why says why at rank 0.
+     * The ranks also agree on the clock (trace_otf2_clock.h; monotonic_only: the parameter says so). */
+    bool open(const mca_trace_base_job_info_t &job, const std::string &dir, size_t buffer_size, bool monotonic_only,
+              std::string *why);
+    /* The clock every record of the job is stamped with. */
+    const Clock &clock() const { return clock_; }
 
     /* This rank's event writer (NULL when the archive is not open). */
     OTF2_EvtWriter *events() const { return events_; }
@@ -52,6 +57,7 @@ public:
 private:
     mca_trace_base_job_info_t job_{};
     OTF2_CollectiveContext context_{};
+    Clock clock_;
     OTF2_Archive *archive_ = nullptr;
     OTF2_EvtWriter *events_ = nullptr;
     uint64_t last_flush_ = 0;

@@ -13,6 +13,8 @@ Params params;
 namespace {
 
 constexpr int kPriority = 20;
+
+const mca_var_enum_value_t clock_values[] = {{kClockAuto, "auto"}, {kClockMonotonic, "monotonic"}, {0, nullptr}};
 constexpr size_t kMinBufferSize = size_t{256} << 10; /* OTF2's smallest event chunk */
 
 int register_params(const mca_base_component_t *)
@@ -20,6 +22,7 @@ int register_params(const mca_base_component_t *)
     params = Params{};
     params.dir = "./tessera-trace";
     params.buffer_size = size_t{16} << 20;
+    params.clock = kClockAuto;
     int rc = mca_var_register("trace", "otf2", "dir",
                               "Directory of the OTF2 archive (traces.otf2 and its files, one event stream per rank; "
                               "created if missing, an earlier archive there is replaced)",
@@ -33,6 +36,14 @@ int register_params(const mca_base_component_t *)
                           "written to the archive and recording goes on (at least 256k)",
                           MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
                           &params.buffer_size);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mca_var_register("trace", "otf2", "clock",
+                          "Clock of the records: auto (the processor's time-stamp counter when the kernel of every "
+                          "rank uses it as its clock source, else CLOCK_MONOTONIC) or monotonic",
+                          MCA_VAR_TYPE_ENUM, clock_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                          &params.clock);
     return rc < 0 ? rc : TESSERA_SUCCESS;
 }
 

@@ -108,8 +108,8 @@ OTF2_ErrorCode write_global_defs(OTF2_GlobalDefWriter *w, const JobFacts &job, c
     Status st;
     st.then([&] { return str.write(w); })
         .then([&] {
-            return OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, first, last - first,
-                                                             first + job.realtime_offset);
+            return OTF2_GlobalDefWriter_WriteClockProperties(w, job.clock->resolution(), first, last - first,
+                                                             job.clock->realtime_of(first));
         })
         .then([&] { return OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS); })
         .then([&] {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "components/trace/otf2/trace_otf2_clock.h"
 #include "components/trace/otf2/trace_otf2_summary.h"
 #include "components/trace/otf2/trace_otf2_unify.h"
 
@@ -20,7 +21,7 @@ namespace tessera::ompi::trace_otf2 {
 
 struct JobFacts {
     uint32_t jobid = 0;
-    uint64_t realtime_offset = 0; /* CLOCK_REALTIME - CLOCK_MONOTONIC at rank 0, ns */
+    const Clock *clock = nullptr; /* the records' clock, as rank 0 measured it */
 };
 
 /* Writes them; the first OTF2 error, or OTF2_SUCCESS. */

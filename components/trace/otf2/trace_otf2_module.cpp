@@ -55,7 +55,8 @@ public:
         if (s_.locking) {
             s_.stream_mutex.lock();
         }
-        time = now_ns();
+        /* Never backwards within the stream, even across a migration between cores. */
+        time = std::max(s_.archive.clock().now(), s_.last_time);
         if (s_.first_time == 0) {
             s_.first_time = time;
         }
@@ -98,7 +99,9 @@ void on_region_enter(mca_trace_base_module_t *m, uint32_t function, const char *
     if (function >= s.region_names.size()) {
         s.region_names.resize(function + 1, nullptr);
     }
-    s.region_names[function] = name;
+    if (s.region_names[function] == nullptr) {
+        s.region_names[function] = name;
+    }
     if (OTF2_EvtWriter *w = r.writer()) {
         (void)OTF2_EvtWriter_Enter(w, nullptr, r.time, function);
     }
@@ -268,11 +271,7 @@ int finalize(mca_trace_base_module_t *m)
         if (me == 0) {
             JobFacts facts;
             facts.jobid = s.job.jobid;
-            timespec real{}, mono{};
-            clock_gettime(CLOCK_REALTIME, &real);
-            clock_gettime(CLOCK_MONOTONIC, &mono);
-            facts.realtime_offset = static_cast<uint64_t>((real.tv_sec - mono.tv_sec) * 1000000000ll +
-                                                          (real.tv_nsec - mono.tv_nsec));
+            facts.clock = &s.archive.clock();
             OTF2_GlobalDefWriter *g = s.archive.global_defs();
             const OTF2_ErrorCode written = g != nullptr ? write_global_defs(g, facts, all, u) : OTF2_ERROR_INVALID;
             if (written != OTF2_SUCCESS) {
@@ -310,7 +309,7 @@ mca_trace_base_module_t *module_create(const mca_trace_base_job_info_t &job)
     s->dir = params.dir != nullptr ? params.dir : "";
     s->locking = job.thread_level == MPI_THREAD_MULTIPLE;
     std::string why;
-    if (!s->archive.open(s->job, s->dir, params.buffer_size, &why)) {
+    if (!s->archive.open(s->job, s->dir, params.buffer_size, params.clock == kClockMonotonic, &why)) {
         /* Every rank failed alike; rank 0 knows why and says it once for the job. */
         if (job.world_rank == 0) {
             tessera::mca::report(tessera::mca::Severity::Error,
