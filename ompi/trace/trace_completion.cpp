@@ -1,6 +1,5 @@
 /* The feed's completions: Wait, Test and their any/some/all forms (trace_feed.h). */
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "ompi/trace/trace_feed.h"
@@ -103,17 +102,23 @@ MPI_Status *tessera_trace_wait_begin(tessera_trace_wait_t *w, int how, const MPI
     w->statuses = statuses;
     w->before = nullptr;
     w->heap = nullptr;
-    if (requests().empty() || count <= 0 || list == nullptr) {
+    if (requests().empty() || count <= 0 || list == nullptr ||
+        !provide_storage(w, statuses == MPI_STATUS_IGNORE)) {
         return statuses;
     }
+    w->token = next_request_id();
     int tracked = 0;
     for (int i = 0; i < count; ++i) {
-        tracked += requests().contains(list[i]) ? 1 : 0;
+        const bool claimed = requests().claim(list[i], w->token);
+        w->before[i] = claimed ? list[i] : MPI_REQUEST_NULL;
+        tracked += claimed ? 1 : 0;
     }
-    if (tracked == 0 || !provide_storage(w, statuses == MPI_STATUS_IGNORE)) {
+    if (tracked == 0) {
+        std::free(w->heap);
+        w->heap = nullptr;
+        w->statuses = statuses;
         return statuses;
     }
-    std::memcpy(w->before, list, static_cast<size_t>(count) * sizeof(MPI_Request));
     w->tracked = tracked;
     return w->statuses;
 }
@@ -125,8 +130,18 @@ void tessera_trace_wait_end(tessera_trace_wait_t *w, int rc, const int *flag, co
         return;
     }
     for (const Completed &c : completed(w, rc, flag, index, outcount, indices)) {
-        if (std::optional<RequestRecord> r = requests().complete(w->before[c.index])) {
+        MPI_Request &handle = w->before[c.index];
+        if (handle == MPI_REQUEST_NULL) {
+            continue;
+        }
+        if (std::optional<RequestRecord> r = requests().complete(handle, w->token)) {
             report_completion(*r, c.status, rc == MPI_ERR_IN_STATUS);
+        }
+        handle = MPI_REQUEST_NULL;
+    }
+    for (int i = 0; i < w->count; ++i) {
+        if (w->before[i] != MPI_REQUEST_NULL) {
+            requests().release(w->before[i], w->token); /* still under way */
         }
     }
     std::free(w->heap);

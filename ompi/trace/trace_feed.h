@@ -133,9 +133,10 @@ typedef struct tessera_trace_wait {
     int how;
     int count;
     int tracked;                 /* how many of the requests are traced; 0: nothing else is valid */
+    uint64_t token;              /* this call's claim on their records (trace_requests.h) */
     MPI_Status *given;           /* the caller's statuses */
     MPI_Status *statuses;        /* what the call fills */
-    MPI_Request *before;         /* the handles before the call */
+    MPI_Request *before;         /* the handles before the call, MPI_REQUEST_NULL where not claimed */
     void *heap;                  /* storage beyond the inline arrays */
     MPI_Request inline_before[TESSERA_TRACE_WAIT_INLINE];
     MPI_Status inline_statuses[TESSERA_TRACE_WAIT_INLINE];

@@ -27,20 +27,14 @@ void Requests::put(MPI_Request request, const RequestRecord &record)
     size_.store(records_.size(), std::memory_order_relaxed);
 }
 
-bool Requests::contains(MPI_Request request)
-{
-    std::lock_guard lock(mutex_);
-    return records_.count(request) != 0;
-}
-
 bool Requests::mark_cancel(MPI_Request request)
 {
     return update(request, [](RequestRecord &r) { r.cancel_requested = true; });
 }
 
-void Requests::drop_front(Map::iterator it)
+void Requests::drop(Map::iterator it, size_t index)
 {
-    it->second.erase(it->second.begin());
+    it->second.erase(it->second.begin() + static_cast<std::ptrdiff_t>(index));
     if (it->second.empty()) {
         records_.erase(it);
     }
@@ -55,26 +49,64 @@ std::optional<RequestRecord> Requests::take(MPI_Request request)
         return std::nullopt;
     }
     RequestRecord r = it->second.front();
-    drop_front(it);
+    drop(it, 0);
     return r;
 }
 
-std::optional<RequestRecord> Requests::complete(MPI_Request request)
+bool Requests::claim(MPI_Request request, uint64_t token)
 {
     std::lock_guard lock(mutex_);
     auto it = records_.find(request);
-    if (it == records_.end() || !it->second.front().active) {
+    if (it == records_.end()) {
+        return false;
+    }
+    for (RequestRecord &r : it->second) {
+        if (r.active && r.claim == 0) {
+            r.claim = token;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::optional<RequestRecord> Requests::complete(MPI_Request request, uint64_t token)
+{
+    std::lock_guard lock(mutex_);
+    auto it = records_.find(request);
+    if (it == records_.end()) {
         return std::nullopt;
     }
-    RequestRecord &front = it->second.front();
-    RequestRecord r = front;
-    if ((r.op.parts & TESSERA_TRACE_OP_PERSISTENT) != 0) {
-        front.active = false;
-        front.cancel_requested = false;
-    } else {
-        drop_front(it);
+    for (size_t i = 0; i < it->second.size(); ++i) {
+        RequestRecord &r = it->second[i];
+        if (r.claim != token) {
+            continue;
+        }
+        RequestRecord done = r;
+        if ((r.op.parts & TESSERA_TRACE_OP_PERSISTENT) != 0) {
+            r.active = false;
+            r.cancel_requested = false;
+            r.claim = 0;
+        } else {
+            drop(it, i);
+        }
+        return done;
     }
-    return r;
+    return std::nullopt;
+}
+
+void Requests::release(MPI_Request request, uint64_t token)
+{
+    std::lock_guard lock(mutex_);
+    auto it = records_.find(request);
+    if (it == records_.end()) {
+        return;
+    }
+    for (RequestRecord &r : it->second) {
+        if (r.claim == token) {
+            r.claim = 0;
+            return;
+        }
+    }
 }
 
 void Requests::clear()

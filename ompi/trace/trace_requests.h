@@ -2,9 +2,14 @@
  * The feed's requests: what each traced request (by application-side handle) will report when it
  * completes. A nonblocking operation's record lives until the call that completes it (Wait/Test
  * forms, MPI_Request_free); a persistent one's until MPI_Request_free, active between MPI_Start and
- * its completion. A handle may stand for several requests at once: Open MPI hands back one shared,
- * already complete request for every small send that finished inside MPI_Isend. Such requests are
- * alike (all complete), so they are kept in order and each completion of the handle takes the oldest.
+ * its completion.
+ *
+ * A handle may stand for several records at once: Open MPI hands back one shared, already complete
+ * request for every small send that finished inside MPI_Isend; and under MPI_THREAD_MULTIPLE a handle
+ * the runtime freed in one thread's Wait may come back from another thread's MPI_Irecv before the
+ * first thread has reported its completion. So a completion call claims its records before it calls
+ * the runtime (the oldest unclaimed active record of each handle: the handle cannot be reused before
+ * that call completes it) and reports, after the call, exactly the records it claimed.
  * Thread-safe; hooks are called outside the table's lock.
  */
 #ifndef TESSERA_OMPI_TRACE_TRACE_REQUESTS_H
@@ -40,13 +45,13 @@ struct RequestRecord {
     tessera_trace_op_t op{};     /* what the call that made the request announced or remembered */
     bool active = false;         /* an operation is under way (always, for a nonblocking one) */
     bool cancel_requested = false;
+    uint64_t claim = 0;          /* the completion call that claimed it (0: none) */
 };
 
 class Requests {
 public:
     bool empty() const { return size_.load(std::memory_order_relaxed) == 0; }
     void put(MPI_Request request, const RequestRecord &record);
-    bool contains(MPI_Request request);
     /* Marks the request cancelled; false when it is not traced. */
     bool mark_cancel(MPI_Request request);
     /* Applies `f` to the (oldest) record of `request` under the lock; false when it is not traced. */
@@ -60,16 +65,20 @@ public:
         f(it->second.front());
         return true;
     }
-    /* The record, removed (a freed request, or a completed nonblocking one). */
+    /* The record, removed (a freed request). */
     std::optional<RequestRecord> take(MPI_Request request);
-    /* An active record completed: returns it as it was; a persistent one stays, inactive, and a
-     * nonblocking one goes. Nothing for an untraced or inactive request. */
-    std::optional<RequestRecord> complete(MPI_Request request);
+    /* Completion call `token` claims the oldest unclaimed active record of `request`; false: none. */
+    bool claim(MPI_Request request, uint64_t token);
+    /* The record `token` claimed completed: returned as it was; a persistent one stays, inactive, and a
+     * nonblocking one goes. */
+    std::optional<RequestRecord> complete(MPI_Request request, uint64_t token);
+    /* The record `token` claimed did not complete: another call may claim it. */
+    void release(MPI_Request request, uint64_t token);
     void clear();
 
 private:
     using Map = std::unordered_map<MPI_Request, std::vector<RequestRecord>>;
-    void drop_front(Map::iterator it);
+    void drop(Map::iterator it, size_t index);
 
     std::mutex mutex_;
     Map records_; /* never an empty vector */

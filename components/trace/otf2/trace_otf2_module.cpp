@@ -1,10 +1,14 @@
 /*
  * trace otf2: the module. Every hook writes one OTF2 record to this rank's event stream (location =
  * MPI_COMM_WORLD rank), stamped with the common clock; under MPI_THREAD_MULTIPLE a mutex keeps the
- * stream's records whole and their times in order. At finalize the rank writes its remaining events,
+ * stream's records whole and their times in order, and only the thread that initialized MPI records
+ * regions: a location's regions must nest, and those of threads calling MPI at once would not (every
+ * thread's messages are recorded). At finalize the rank writes its remaining events,
  * the ranks exchange their summaries (trace_otf2_summary.h), each writes the mapping of its ids to the
  * global ones and rank 0 the global definitions.
  */
+#include <pthread.h>
+
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -30,6 +34,7 @@ struct State {
     std::string dir;
     Archive archive;
     bool locking = false;
+    pthread_t main_thread{}; /* under MPI_THREAD_MULTIPLE, the one whose regions are recorded */
     std::mutex stream_mutex; /* the event stream, the clock range and the regions (when locking) */
     uint64_t first_time = 0;
     uint64_t last_time = 0;
@@ -92,9 +97,18 @@ OTF2_CommRef comm_ref(uint64_t comm_id)
     return static_cast<OTF2_CommRef>(comm_id);
 }
 
+/* Whether the calling thread's regions go into the stream. */
+bool records_regions(const State &s)
+{
+    return !s.locking || pthread_equal(pthread_self(), s.main_thread) != 0;
+}
+
 void on_region_enter(mca_trace_base_module_t *m, uint32_t function, const char *name)
 {
     State &s = self(m);
+    if (!records_regions(s)) {
+        return;
+    }
     Record r(s);
     if (function >= s.region_names.size()) {
         s.region_names.resize(function + 1, nullptr);
@@ -109,6 +123,9 @@ void on_region_enter(mca_trace_base_module_t *m, uint32_t function, const char *
 
 void on_region_leave(mca_trace_base_module_t *m, uint32_t function, const char *)
 {
+    if (!records_regions(self(m))) {
+        return;
+    }
     record(m, [function](OTF2_EvtWriter *w, uint64_t t) { return OTF2_EvtWriter_Leave(w, nullptr, t, function); });
 }
 
@@ -308,6 +325,7 @@ mca_trace_base_module_t *module_create(const mca_trace_base_job_info_t &job)
     s->job.hostname = s->hostname.c_str();
     s->dir = params.dir != nullptr ? params.dir : "";
     s->locking = job.thread_level == MPI_THREAD_MULTIPLE;
+    s->main_thread = pthread_self(); /* trace_init runs in the thread that initialized MPI */
     std::string why;
     if (!s->archive.open(s->job, s->dir, params.buffer_size, params.clock == kClockMonotonic, &why)) {
         /* Every rank failed alike; rank 0 knows why and says it once for the job. */

@@ -68,7 +68,7 @@ static inline void log_close(void)
 /* The name the trace gives `comm` (the native engine has no MPI_Comm_get_name: only WORLD there). */
 static inline const char *comm_label(MPI_Comm comm)
 {
-    static char name[MPI_MAX_OBJECT_NAME];
+    static _Thread_local char name[MPI_MAX_OBJECT_NAME]; /* threads log at once (trace_threads) */
     int len = 0;
     if (comm == MPI_COMM_WORLD) {
         return "MPI_COMM_WORLD";
