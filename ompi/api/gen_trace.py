@@ -2,10 +2,11 @@
 """Generates the traced variant of every MPI binding from mpi_api.txt (docs/trace.md).
 
 Output (into --outdir):
-  mpi_trace.c   for every function, tessera_traced_x: the call through the dispatch table wrapped in
-                what the trace framework must see. PMPI_x (mpi_bindings.c) calls it instead of the table
-                when a trace module is active, so the traced path costs nothing otherwise; the events
-                reach the modules through the feed (ompi/trace/trace_feed.h).
+  mpi_trace.c   for every function, its traced variant: the call through the dispatch table wrapped in
+                what the trace framework must see; the table tessera_mpi_traced lists them in the
+                dispatch table's layout. PMPI_x (mpi_bindings.c) calls through it instead of the
+                dispatch table when a trace module is active, so the traced path costs nothing
+                otherwise; the events reach the modules through the feed (ompi/trace/trace_feed.h).
 
 What each call reports comes from the description: every function is a region (enter before the call,
 leave after it); trace= says what the call means (send, isend, recv, complete, coll:<operation>, ...);
@@ -250,7 +251,7 @@ def comm_lifetime(f, b: Body):
 def traced(f: mpi_api.Function, index: int) -> list[str]:
     role = f.attrs.get("trace", "")
     ret = f.ret != "void"
-    o = [f"TESSERA_TRACE_INTERNAL {f.prototype('tessera_traced_' + slot(f))}", "{"]
+    o = [f"static {f.prototype('traced_' + slot(f))}", "{"]
     if role == "finalize":
         # Modules write their output while the library can still communicate; MPI_Finalize itself is
         # not a region (nothing is recorded after the modules let go).
@@ -300,6 +301,10 @@ def gen_trace(api: mpi_api.Api) -> str:
     o += ["};", f"TESSERA_TRACE_INTERNAL const unsigned tessera_trace_function_count = {len(api.functions)};", ""]
     for i, f in enumerate(api.functions):
         o += traced(f, i)
+    o += ["/* What PMPI_x calls while a trace module is active. */",
+          "const tessera_mpi_dispatch_t tessera_mpi_traced = {"]
+    o += [f"    traced_{slot(f)}," for f in api.functions]
+    o += ["};", ""]
     return "\n".join(o)
 
 
