@@ -317,8 +317,9 @@ def gen_source(api: mpi_api.Api) -> str:
             o.append(f"    {ret}{traced}({call_args(f)});")
             o.append("}")
         else:
-            o.append("    if (TESSERA_MPI_UNLIKELY(__atomic_load_n(&mca_trace_base_module_count, __ATOMIC_RELAXED) != 0))")
-            o.append(f"        {ret}{traced}({call_args(f)});" if ret else f"        {{ {traced}({call_args(f)}); return; }}")
+            traced_call = f"{traced}({call_args(f)})"
+            o.append("    if (TESSERA_MPI_UNLIKELY(__atomic_load_n(&mca_trace_base_module_count, __ATOMIC_RELAXED)))")
+            o.append(f"        return {traced_call};" if ret else f"        {{ {traced_call}; return; }}")
             o.append(f"    {ret}__atomic_load_n(&tessera_mpi_dispatch.{slot(f)}, __ATOMIC_RELAXED)({call_args(f)});")
             o.append("}")
         o.append(f'extern __typeof__({f.pname}) {f.name} __attribute__((weak, alias("{f.pname}")));')

@@ -53,8 +53,8 @@ def call_args(f: mpi_api.Function) -> str:
     return ", ".join(a.name for a in f.args if not a.is_varargs)
 
 
-def table_call(f: mpi_api.Function, args: str | None = None) -> str:
-    return f"__atomic_load_n(&tessera_mpi_dispatch.{slot(f)}, __ATOMIC_RELAXED)({call_args(f) if args is None else args})"
+def table_call(f: mpi_api.Function) -> str:
+    return f"__atomic_load_n(&tessera_mpi_dispatch.{slot(f)}, __ATOMIC_RELAXED)({call_args(f)})"
 
 
 def one(f: mpi_api.Function, what: str, pred) -> mpi_api.Arg:

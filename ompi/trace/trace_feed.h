@@ -103,12 +103,12 @@ typedef struct tessera_trace_op {
 #define TESSERA_TRACE_OP_PERSISTENT 0x4u /* started by MPI_Start, again and again */
 #define TESSERA_TRACE_OP_COLL 0x8u       /* a persistent collective */
 
-TESSERA_TRACE_INTERNAL void tessera_trace_op_isend(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag, MPI_Count count,
-                            MPI_Datatype type);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_isend(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag,
+                                                   MPI_Count count, MPI_Datatype type);
 TESSERA_TRACE_INTERNAL void tessera_trace_op_irecv(tessera_trace_op_t *op, MPI_Comm comm, int source);
 TESSERA_TRACE_INTERNAL void tessera_trace_op_imrecv(tessera_trace_op_t *op, MPI_Message message);
-TESSERA_TRACE_INTERNAL void tessera_trace_op_send_init(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag, MPI_Count count,
-                                MPI_Datatype type);
+TESSERA_TRACE_INTERNAL void tessera_trace_op_send_init(tessera_trace_op_t *op, MPI_Comm comm, int dest, int tag,
+                                                       MPI_Count count, MPI_Datatype type);
 TESSERA_TRACE_INTERNAL void tessera_trace_op_recv_init(tessera_trace_op_t *op, MPI_Comm comm, int source);
 TESSERA_TRACE_INTERNAL void tessera_trace_op_started(tessera_trace_op_t *op, int rc, MPI_Request request);
 
@@ -118,9 +118,10 @@ TESSERA_TRACE_INTERNAL void tessera_trace_cancel(MPI_Request request);
 TESSERA_TRACE_INTERNAL void tessera_trace_free(MPI_Request request);
 
 /*
- * Completion (Wait, Test and their any/some/all forms). wait_begin remembers the traced requests among
- * `requests` (their handles change when they complete) and returns the status array to pass: the
- * caller's, or one of its own when the caller ignores statuses and a traced request may complete.
+ * Completion (Wait, Test and their any/some/all forms). wait_begin claims the records of the traced
+ * requests among `requests` (their handles change when they complete; trace_requests.h) and returns
+ * the status array to pass: the caller's, or one of its own when the caller ignores statuses and a
+ * traced request may complete.
  * wait_end reports what completed: ONE: requests[0]; ANY: requests[*index]; ALL: every request;
  * SOME: requests[indices[0..*outcount)] — each only when rc (and *flag, for the test forms) says so.
  */
@@ -141,10 +142,11 @@ typedef struct tessera_trace_wait {
     MPI_Request inline_before[TESSERA_TRACE_WAIT_INLINE];
     MPI_Status inline_statuses[TESSERA_TRACE_WAIT_INLINE];
 } tessera_trace_wait_t;
-TESSERA_TRACE_INTERNAL MPI_Status *tessera_trace_wait_begin(tessera_trace_wait_t *w, int how, const MPI_Request *requests, int count,
-                                     MPI_Status *statuses);
-TESSERA_TRACE_INTERNAL void tessera_trace_wait_end(tessera_trace_wait_t *w, int rc, const int *flag, const int *index, const int *outcount,
-                            const int *indices);
+TESSERA_TRACE_INTERNAL MPI_Status *tessera_trace_wait_begin(tessera_trace_wait_t *w, int how,
+                                                            const MPI_Request *requests, int count,
+                                                            MPI_Status *statuses);
+TESSERA_TRACE_INTERNAL void tessera_trace_wait_end(tessera_trace_wait_t *w, int rc, const int *flag, const int *index,
+                                                   const int *outcount, const int *indices);
 
 /*
  * Collectives: the arguments that say how many bytes move (send side from the buffers the call reads,

@@ -10,9 +10,18 @@ using namespace tessera::ompi::trace;
 
 namespace {
 
-/* What an isend needs besides its own hook: its completion, when a module waits for it. */
-constexpr uint32_t kIsendHooks = MCA_TRACE_HOOK_ISEND | MCA_TRACE_HOOK_ISEND_COMPLETE | MCA_TRACE_HOOK_REQUEST_CANCELLED;
-constexpr uint32_t kIrecvHooks = MCA_TRACE_HOOK_IRECV_REQUEST | MCA_TRACE_HOOK_IRECV | MCA_TRACE_HOOK_REQUEST_CANCELLED;
+/* The hooks a nonblocking send or receive feeds: its start, and its completion when a module waits
+ * for it. */
+constexpr uint32_t kIsendHooks =
+    MCA_TRACE_HOOK_ISEND | MCA_TRACE_HOOK_ISEND_COMPLETE | MCA_TRACE_HOOK_REQUEST_CANCELLED;
+constexpr uint32_t kIrecvHooks =
+    MCA_TRACE_HOOK_IRECV_REQUEST | MCA_TRACE_HOOK_IRECV | MCA_TRACE_HOOK_REQUEST_CANCELLED;
+
+/* Whether a receive that returned rc delivered a message its status describes. */
+bool delivered(int rc, const MPI_Status *status)
+{
+    return rc == MPI_SUCCESS && status != MPI_STATUS_IGNORE && status->MPI_SOURCE != MPI_PROC_NULL;
+}
 
 void announce_isend(tessera_trace_op_t *op, int peer, int tag, uint64_t bytes)
 {
@@ -40,19 +49,16 @@ void tessera_trace_send_event(MPI_Comm comm, int dest, int tag, MPI_Count count,
 
 void tessera_trace_recv_on(uint64_t comm_id, int rc, const MPI_Status *status)
 {
-    if (!wants(MCA_TRACE_HOOK_RECV) || rc != MPI_SUCCESS || status == MPI_STATUS_IGNORE ||
-        status->MPI_SOURCE == MPI_PROC_NULL || comm_id == kUnknownComm) {
-        return;
+    if (wants(MCA_TRACE_HOOK_RECV) && delivered(rc, status) && comm_id != kUnknownComm) {
+        mca_trace_recv(comm_id, status->MPI_SOURCE, status->MPI_TAG, status_bytes(status));
     }
-    mca_trace_recv(comm_id, status->MPI_SOURCE, status->MPI_TAG, status_bytes(status));
 }
 
 void tessera_trace_recv_event(MPI_Comm comm, int rc, const MPI_Status *status)
 {
-    if (rc != MPI_SUCCESS || status == MPI_STATUS_IGNORE || status->MPI_SOURCE == MPI_PROC_NULL) {
-        return;
+    if (delivered(rc, status)) {
+        mca_trace_recv(comms().id_of(comm), status->MPI_SOURCE, status->MPI_TAG, status_bytes(status));
     }
-    tessera_trace_recv_on(comms().id_of(comm), rc, status);
 }
 
 void tessera_trace_message(MPI_Comm comm, MPI_Message message)

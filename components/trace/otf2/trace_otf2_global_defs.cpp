@@ -111,7 +111,9 @@ OTF2_ErrorCode write_global_defs(OTF2_GlobalDefWriter *w, const JobFacts &job, c
             return OTF2_GlobalDefWriter_WriteClockProperties(w, job.clock->resolution(), first, last - first,
                                                              job.clock->realtime_of(first));
         })
-        .then([&] { return OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS); })
+        .then([&] {
+            return OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS);
+        })
         .then([&] {
             return OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, machine_class,
                                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
@@ -158,8 +160,9 @@ OTF2_ErrorCode write_global_defs(OTF2_GlobalDefWriter *w, const JobFacts &job, c
     });
     for (size_t g = 0; g < u.groups.size(); ++g) {
         const std::vector<uint64_t> ids(u.groups[g].begin(), u.groups[g].end());
+        const OTF2_StringRef name = str("group " + std::to_string(g + 1));
         st.then([&] {
-            return OTF2_GlobalDefWriter_WriteGroup(w, static_cast<OTF2_GroupRef>(g + 1), str("group " + std::to_string(g + 1)),
+            return OTF2_GlobalDefWriter_WriteGroup(w, static_cast<OTF2_GroupRef>(g + 1), name,
                                                    OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                                    static_cast<uint32_t>(ids.size()), ids.data());
         });

@@ -141,7 +141,8 @@ void on_comm_create(mca_trace_base_module_t *m, uint64_t comm_id, const char *na
     State &s = self(m);
     std::lock_guard lock(s.comms_mutex);
     s.max_comm_id = std::max(s.max_comm_id, comm_id);
-    auto known = std::find_if(s.comms.begin(), s.comms.end(), [comm_id](const CommSummary &k) { return k.local_id == comm_id; });
+    auto known = std::find_if(s.comms.begin(), s.comms.end(),
+                              [comm_id](const CommSummary &k) { return k.local_id == comm_id; });
     if (known != s.comms.end()) {
         *known = std::move(c); /* named (MPI_Comm_set_name): same communicator, same place in the order */
     } else {
