@@ -2,11 +2,12 @@
 """Runs a traced MPI job and checks what the trace components made of it against what the program
 logged (trace_log.h).
 
-  trace_check.py --dir DIR --otf2-print PATH [--monitor] -- LAUNCHER... PROGRAM
+  trace_check.py --dir DIR --otf2-print PATH [--monitor] -- LAUNCHER... PROGRAM [ARGS, {dir} ...]
 
 The job runs with --mca trace otf2 (otf2,monitor with --monitor), set through the TESSERA_MCA_*
-environment so that every launcher passes it on, and gets DIR as its argument (the logs go there, the
-archive to DIR/otf2, the monitor's counts to DIR/monitor.<rank>). It must exit 0. Then:
+environment so that every launcher passes it on, and gets DIR as its argument ({dir}, or appended: the
+logs go there, the archive to DIR/otf2, the monitor's counts to DIR/monitor.<rank>). It must exit 0.
+Then:
   - otf2-print must read the archive (exit 0);
   - each location's records: exactly the point-to-point events the rank logged (kind, peer as an
     MPI_COMM_WORLD rank found through the communicator's group and the COMM_LOCATIONS group, tag,
@@ -38,7 +39,10 @@ def run_job(args):
     env["TESSERA_MCA_trace"] = "otf2,monitor" if args.monitor else "otf2"
     env["TESSERA_MCA_trace_otf2_dir"] = args.otf2_dir
     env["TESSERA_MCA_trace_monitor_filename"] = os.path.join(args.dir, "monitor.%r")
-    cmd = args.command + [args.dir]
+    # The log directory goes where the command says {dir}, else last.
+    cmd = [a.replace("{dir}", args.dir) for a in args.command]
+    if not any("{dir}" in a for a in args.command):
+        cmd.append(args.dir)
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=args.timeout)
     out = p.stdout.decode(errors="replace")
     if p.returncode != 0:
@@ -223,6 +227,8 @@ def main():
     ap.add_argument("--monitor", action="store_true")
     ap.add_argument("--expect-no-archive", metavar="REGEX")
     ap.add_argument("--otf2-dir", help="where the archive goes (default: DIR/otf2)")
+    ap.add_argument("--expect-flushes", action="store_true",
+                    help="the event buffers must have been written out during the run (BUFFER_FLUSH records)")
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--recheck", action="store_true", help="check DIR as an earlier run left it, run nothing")
     ap.add_argument("command", nargs="*")
@@ -243,7 +249,10 @@ def main():
         print("trace_check: no archive, and the job said why: ok")
         return
     defs = Definitions(otf2_print(args, "-G"))
-    per, total = parse_events(otf2_print(args), defs)
+    events = otf2_print(args)
+    per, total = parse_events(events, defs)
+    if args.expect_flushes and "BUFFER_FLUSH" not in events:
+        fail("no BUFFER_FLUSH record: the event buffer was never written out during the run")
     ranks = sorted(int(f.split(".")[1]) for f in os.listdir(args.dir) if f.startswith("messages."))
     if sorted(defs.locations) != ranks:
         fail(f"locations {sorted(defs.locations)} for ranks {ranks}")

@@ -1,7 +1,7 @@
 /* Nonblocking and persistent point-to-point, traced: rounds of MPI_Irecv/MPI_Isend (MPI_Issend,
  * MPI_Ibsend too) between ring neighbours completed by each Wait/Test form, statuses given and ignored;
  * persistent MPI_Send_init/MPI_Recv_init started three times with MPI_Startall; a send freed with
- * MPI_Request_free while active. Usage: trace_nonblocking <log directory> */
+ * MPI_Request_free while active. Usage: trace_nonblocking <log directory> [rounds of the six forms] */
 #include <sched.h>
 
 #include "trace_log.h"
@@ -85,8 +85,9 @@ int main(int argc, char **argv)
     static char attached[1 << 16];
     MPI_Buffer_attach(attached, sizeof attached);
     int out[kMessages][512] = {{0}}, in[kMessages][512];
+    const int rounds = argc > 2 ? atoi(argv[2]) : 1;
 
-    for (int how = 0; how < 6; ++how) {
+    for (int how = 0; how < 6 * rounds; ++how) {
         MPI_Request rq[2 * kMessages];
         int is_recv[2 * kMessages];
         for (int i = 0; i < kMessages; ++i) {
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
             log_message("isend", MPI_COMM_WORLD, next, tag, count * 4L, 1);
             is_recv[kMessages + i] = 0;
         }
-        complete(how, rq, 2 * kMessages, is_recv);
+        complete(how % 6, rq, 2 * kMessages, is_recv);
     }
 
     /* Persistent: each start is a new operation with a request id of its own. */
