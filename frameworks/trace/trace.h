@@ -114,7 +114,10 @@ typedef struct mca_trace_base_hooks {
     /* A request was cancelled successfully (MPI_Test_cancelled would say so). */
     void (*request_cancelled)(mca_trace_base_module_t *m, uint64_t request_id);
     /* A collective begins, and ends: `root` is a rank of the communicator, or -1 for collectives
-     * without a root. */
+     * without a root; bytes_sent / bytes_received: what this rank contributes and gets, as the buffer
+     * arguments significant at this rank describe them, once (not per peer; MPI_IN_PLACE: the part of
+     * the receive buffer standing for the send buffer counts as sent). A nonblocking collective is
+     * reported whole when it starts, a persistent one at each MPI_Start (docs/trace.md). */
     void (*collective_begin)(mca_trace_base_module_t *m);
     void (*collective_end)(mca_trace_base_module_t *m, mca_trace_base_collective_t op, uint64_t comm_id, int root,
                            uint64_t bytes_sent, uint64_t bytes_received);
