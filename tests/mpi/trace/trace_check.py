@@ -187,8 +187,13 @@ def expected_of(rank, logdir):
             e["sent_bytes"][int(row["peer"])] += int(row["bytes"])
     for row in read_csv(os.path.join(logdir, f"collectives.{rank}.csv")):
         e["coll"][(row["op"], int(row["root"]), int(row["sent"]), int(row["received"]), row["comm"])] += 1
-    e["count"]["MPI_COLLECTIVE_BEGIN"] = sum(e["coll"].values())
+    e["count"]["MPI_COLLECTIVE_BEGIN"] = e["count"]["MPI_COLLECTIVE_END"] = sum(e["coll"].values())
     return e
+
+
+# Records whose number per location follows from the logs (zero included).
+COUNTED = ("MPI_ISEND_COMPLETE", "MPI_IRECV_REQUEST", "MPI_REQUEST_CANCELLED", "MPI_COLLECTIVE_BEGIN",
+           "MPI_COLLECTIVE_END")
 
 
 def check_monitor(rank, logdir, e):
@@ -264,13 +269,9 @@ def main():
             fail(f"rank {r}: " + diff("point-to-point events", e["p2p"], got["p2p"]))
         if got["coll"] != e["coll"]:
             fail(f"rank {r}: " + diff("collectives", e["coll"], got["coll"]))
-        for kind, n in e["count"].items():
-            if got["count"][kind] != n:
-                fail(f"rank {r}: {got['count'][kind]} {kind} records, {n} expected")
-        for kind in ("MPI_REQUEST_CANCELLED", "MPI_COLLECTIVE_END"):
-            want = e["count"][kind] if kind != "MPI_COLLECTIVE_END" else e["count"]["MPI_COLLECTIVE_BEGIN"]
-            if got["count"][kind] != want:
-                fail(f"rank {r}: {got['count'][kind]} {kind} records, {want} expected")
+        for kind in COUNTED:
+            if got["count"][kind] != e["count"][kind]:
+                fail(f"rank {r}: {got['count'][kind]} {kind} records, {e['count'][kind]} expected")
         if got["open_isend"] or got["open_irecv"]:
             fail(f"rank {r}: requests never completed in the trace: {got['open_isend'] | got['open_irecv']}")
         check_comms(r, args.dir, defs)
