@@ -298,7 +298,7 @@ def gen_trace(api: mpi_api.Api) -> str:
          "/* The region names, by the index tessera_trace_enter/leave pass. */",
          f"TESSERA_TRACE_INTERNAL const char *const tessera_trace_function_names[{len(api.functions)}] = {{"]
     o += [f'    "{f.name}",' for f in api.functions]
-    o += ["};", f"TESSERA_TRACE_INTERNAL const unsigned tessera_trace_function_count = {len(api.functions)};", ""]
+    o += ["};", ""]
     for i, f in enumerate(api.functions):
         o += traced(f, i)
     o += ["/* What PMPI_x calls while a trace module is active. */",

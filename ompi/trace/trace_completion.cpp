@@ -98,7 +98,6 @@ MPI_Status *tessera_trace_wait_begin(tessera_trace_wait_t *w, int how, const MPI
     w->how = how;
     w->count = count;
     w->tracked = 0;
-    w->given = statuses;
     w->statuses = statuses;
     w->before = nullptr;
     w->heap = nullptr;

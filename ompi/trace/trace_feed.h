@@ -36,7 +36,6 @@ TESSERA_TRACE_INTERNAL void tessera_trace_before_finalize(void);
 
 /* Regions: `function` is the index in the API description (tessera_trace_function_names). */
 extern TESSERA_TRACE_INTERNAL const char *const tessera_trace_function_names[];
-extern TESSERA_TRACE_INTERNAL const unsigned tessera_trace_function_count;
 TESSERA_TRACE_INTERNAL void tessera_trace_region_enter(uint32_t function);
 TESSERA_TRACE_INTERNAL void tessera_trace_region_leave(uint32_t function);
 static inline void tessera_trace_enter(uint32_t function)
@@ -135,7 +134,6 @@ typedef struct tessera_trace_wait {
     int count;
     int tracked;                 /* how many of the requests are traced; 0: nothing else is valid */
     uint64_t token;              /* this call's claim on their records (trace_requests.h) */
-    MPI_Status *given;           /* the caller's statuses */
     MPI_Status *statuses;        /* what the call fills */
     MPI_Request *before;         /* the handles before the call, MPI_REQUEST_NULL where not claimed */
     void *heap;                  /* storage beyond the inline arrays */
