@@ -277,7 +277,7 @@ def traced(f: mpi_api.Function, index: int) -> list[str]:
     # calls MPI_Sendrecv) lands here with the runtime's own handles: not the application's call, and
     # not ours to look at (frameworks/translator/base/reentry.h).
     o.append("    if (TESSERA_MPI_UNLIKELY(tessera_translator_inside()))")
-    o.append(f"        {'return ' if ret else ''}{table_call(f)};")
+    o.append(f"        return {table_call(f)};" if ret else f"        {{ {table_call(f)}; return; }}")
     o += ["    " + line for line in b.locals]
     o.append(f"    tessera_trace_enter({index});")
     o += ["    " + line for line in b.before]
