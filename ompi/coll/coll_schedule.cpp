@@ -32,6 +32,10 @@ Schedule::Schedule(Communicator *comm)
 {
 }
 
+Schedule::Schedule(Communicator *comm, int tag) : comm_(comm), tag_(tag)
+{
+}
+
 Schedule::~Schedule()
 {
     for (pml::Request *r : in_flight_) {
@@ -183,7 +187,7 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
 {
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Coll;
-    r->comm = schedule->comm();
+    pml::request_set_comm(r, schedule->comm());
     r->active = true;
     r->complete = false;
     Schedule *s = schedule.get();
