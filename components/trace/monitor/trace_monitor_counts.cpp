@@ -14,7 +14,12 @@ thread_local ThreadSlot thread_slot;
 
 } // namespace
 
-Counter::Counter() : generation_(next_generation.fetch_add(1)) {}
+Counter::Counter(bool per_thread) : generation_(next_generation.fetch_add(1)), per_thread_(per_thread)
+{
+    if (!per_thread_) {
+        tables_.push_back(std::make_unique<ThreadTable>());
+    }
+}
 
 Counter::~Counter() = default;
 
@@ -35,7 +40,7 @@ Counter::ThreadTable &Counter::table_of_this_thread()
 
 void Counter::count(uint64_t comm_id, int peer, uint64_t bytes)
 {
-    ThreadTable &t = table_of_this_thread();
+    ThreadTable &t = per_thread_ ? table_of_this_thread() : *tables_.front();
     PeerKey key{comm_id, peer};
     Cell *cell = t.last;
     if (cell == nullptr || !(t.last_key == key)) {

@@ -1,8 +1,9 @@
 /*
- * trace monitor: the counters. Every thread counts into a table of its own, so the hot path takes no
- * lock and no atomic read-modify-write: the owner thread is the only writer of its counters (relaxed
- * stores) and inserts a new (communicator, peer) under its table's mutex, which the reader takes
- * only while it merges the tables at finalize.
+ * trace monitor: the counters. Under MPI_THREAD_MULTIPLE every thread counts into a table of its own,
+ * so the hot path takes no lock and no atomic read-modify-write: the owner thread is the only writer of
+ * its counters (relaxed stores) and inserts a new (communicator, peer) under its table's mutex, which
+ * the reader takes only while it merges the tables at finalize. At the lower thread levels MPI calls
+ * never overlap, and one table serves every thread without the per-thread lookup.
  */
 #ifndef TESSERA_COMPONENTS_TRACE_MONITOR_TRACE_MONITOR_COUNTS_H
 #define TESSERA_COMPONENTS_TRACE_MONITOR_TRACE_MONITOR_COUNTS_H
@@ -35,7 +36,8 @@ struct Totals {
 
 class Counter {
 public:
-    Counter();
+    /* per_thread: calls to count() may overlap (MPI_THREAD_MULTIPLE). */
+    explicit Counter(bool per_thread);
     Counter(const Counter &) = delete;
     Counter &operator=(const Counter &) = delete;
     ~Counter();
@@ -67,6 +69,7 @@ private:
     ThreadTable &table_of_this_thread();
 
     const uint64_t generation_; /* tells this counter's thread tables from an earlier one's */
+    const bool per_thread_;
     mutable std::mutex tables_mutex_;
     std::vector<std::unique_ptr<ThreadTable>> tables_;
 };

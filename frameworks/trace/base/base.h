@@ -18,6 +18,20 @@ extern mca_base_framework_t mca_trace_base_framework;
 extern size_t mca_trace_base_module_count;
 extern mca_trace_base_module_t *const *mca_trace_base_modules;
 
+/* Which hooks at least one active module has: the bindings skip the work behind an event nobody
+ * listens to (a status to read, a request to remember). Set and cleared with the modules. */
+extern uint32_t mca_trace_base_hook_mask;
+#define MCA_TRACE_HOOK_COMM_CREATE (1u << 0)
+#define MCA_TRACE_HOOK_SEND (1u << 1)
+#define MCA_TRACE_HOOK_ISEND (1u << 2)
+#define MCA_TRACE_HOOK_ISEND_COMPLETE (1u << 3)
+#define MCA_TRACE_HOOK_IRECV_REQUEST (1u << 4)
+#define MCA_TRACE_HOOK_IRECV (1u << 5)
+#define MCA_TRACE_HOOK_RECV (1u << 6)
+#define MCA_TRACE_HOOK_REQUEST_CANCELLED (1u << 7)
+#define MCA_TRACE_HOOK_COLLECTIVE (1u << 8) /* collective_begin or collective_end */
+#define MCA_TRACE_HOOK_REGION (1u << 9)     /* region_enter or region_leave */
+
 /*
  * Starts tracing for this process: when the `trace` parameter is set, selects the open framework's
  * components (select_many) and creates their modules (trace_init). Tracing is opt-in: with the
@@ -99,6 +113,14 @@ static inline void mca_trace_collective_end(mca_trace_base_collective_t op, uint
                                             uint64_t bytes_sent, uint64_t bytes_received)
 {
     MCA_TRACE_EVENT(collective_end, op, comm_id, root, bytes_sent, bytes_received);
+}
+static inline void mca_trace_region_enter(uint32_t function, const char *name)
+{
+    MCA_TRACE_EVENT(region_enter, function, name);
+}
+static inline void mca_trace_region_leave(uint32_t function, const char *name)
+{
+    MCA_TRACE_EVENT(region_leave, function, name);
 }
 
 #ifdef __cplusplus

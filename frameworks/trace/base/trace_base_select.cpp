@@ -9,8 +9,26 @@
 
 size_t mca_trace_base_module_count = 0;
 mca_trace_base_module_t *const *mca_trace_base_modules = nullptr;
+uint32_t mca_trace_base_hook_mask = 0;
 
 namespace {
+
+uint32_t hooks_of(const mca_trace_base_hooks_t &h)
+{
+    uint32_t mask = 0;
+    auto add = [&mask](bool present, uint32_t bit) { mask |= present ? bit : 0u; };
+    add(h.comm_create != nullptr, MCA_TRACE_HOOK_COMM_CREATE);
+    add(h.send != nullptr, MCA_TRACE_HOOK_SEND);
+    add(h.isend != nullptr, MCA_TRACE_HOOK_ISEND);
+    add(h.isend_complete != nullptr, MCA_TRACE_HOOK_ISEND_COMPLETE);
+    add(h.irecv_request != nullptr, MCA_TRACE_HOOK_IRECV_REQUEST);
+    add(h.irecv != nullptr, MCA_TRACE_HOOK_IRECV);
+    add(h.recv != nullptr, MCA_TRACE_HOOK_RECV);
+    add(h.request_cancelled != nullptr, MCA_TRACE_HOOK_REQUEST_CANCELLED);
+    add(h.collective_begin != nullptr || h.collective_end != nullptr, MCA_TRACE_HOOK_COLLECTIVE);
+    add(h.region_enter != nullptr || h.region_leave != nullptr, MCA_TRACE_HOOK_REGION);
+    return mask;
+}
 
 std::vector<mca_trace_base_module_t *> &active()
 {
@@ -43,6 +61,7 @@ int mca_trace_base_select(const mca_trace_base_job_info_t *job)
         }
         if (mca_trace_base_module_t *m = component->trace_init(job)) {
             active().push_back(m);
+            mca_trace_base_hook_mask |= hooks_of(m->hooks);
         }
     }
     mca_trace_base_modules = active().data();
@@ -55,6 +74,7 @@ int mca_trace_base_finalize(void)
     /* Events stop before any module lets go of its state. */
     mca_trace_base_module_count = 0;
     mca_trace_base_modules = nullptr;
+    mca_trace_base_hook_mask = 0;
     int result = TESSERA_SUCCESS;
     for (mca_trace_base_module_t *m : active()) {
         if (m->trace_finalize != nullptr) {
