@@ -13,6 +13,9 @@
  * Communicators are named by a process-local 64-bit id, announced by comm_create before any event
  * uses it (MPI_COMM_WORLD and MPI_COMM_SELF included); requests by a process-local 64-bit id unique
  * while the request lives.
+ *
+ * Version 1.1 added the region hooks and, in the job information, the thread level and the
+ * allgather service; a 1.0 component leaves the new hooks NULL and never reads the new fields.
  */
 #ifndef TESSERA_FRAMEWORKS_TRACE_TRACE_H
 #define TESSERA_FRAMEWORKS_TRACE_TRACE_H
@@ -27,7 +30,20 @@ extern "C" {
 #endif
 
 /* Framework API version: components must be built for the same major and at most this minor. */
-#define MCA_TRACE_BASE_VERSION {1, 0, 0}
+#define MCA_TRACE_BASE_VERSION {1, 1, 0}
+
+/* Receives rank `rank`'s contribution to an allgather; `data` is valid only during the call. */
+typedef void (*mca_trace_base_deliver_fn_t)(void *ctx, int rank, const void *data, size_t size);
+
+/*
+ * Gathers `size` bytes from every rank of MPI_COMM_WORLD at every rank: `deliver` is called once per
+ * rank, in rank order, before the function returns TESSERA_SUCCESS. Collective: every rank calls it
+ * the same number of times in the same order. It never touches the application's messages (it uses
+ * mpirun's key-value service, or collectives, which have a context of their own), so a module may call
+ * it from trace_init and from trace_finalize (which runs before the MPI library shuts down).
+ */
+typedef int (*mca_trace_base_allgather_fn_t)(const void *data, size_t size, mca_trace_base_deliver_fn_t deliver,
+                                             void *ctx);
 
 /* Who this process is, for modules that name their output or their locations by rank. */
 typedef struct mca_trace_base_job_info {
@@ -35,7 +51,9 @@ typedef struct mca_trace_base_job_info {
     int world_rank;
     int world_size;
     const char *hostname; /* may be NULL */
-    void *reserved[4];
+    mca_trace_base_allgather_fn_t allgather; /* may be NULL (a module alone in its process, unit tests) */
+    int thread_level; /* the MPI_THREAD_* level provided: hooks run concurrently only under MULTIPLE */
+    void *reserved[2];
 } mca_trace_base_job_info_t;
 
 /* Collective operations, as in OTF2's OTF2_CollectiveOp (the same numbering). */
@@ -74,8 +92,9 @@ typedef struct mca_trace_base_module mca_trace_base_module_t;
  */
 typedef struct mca_trace_base_hooks {
     /* A communicator came into existence: `size` ranks, world_ranks[i] the MPI_COMM_WORLD rank of its
-     * rank i (for an intercommunicator, of its remote group), this process is `rank`. The array is
-     * valid only during the call. */
+     * rank i (for an intercommunicator, of its remote group; NULL when the runtime cannot say), this
+     * process is `rank`. The array is valid only during the call. Called again with the same id when
+     * the communicator gets a name (MPI_Comm_set_name): the module updates what it knows. */
     void (*comm_create)(mca_trace_base_module_t *m, uint64_t comm_id, const char *name, int size, int rank,
                         const int *world_ranks);
     /* A blocking send (MPI_Send, Ssend, Rsend, Bsend, the send half of Sendrecv) begins. */
@@ -95,11 +114,20 @@ typedef struct mca_trace_base_hooks {
     /* A request was cancelled successfully (MPI_Test_cancelled would say so). */
     void (*request_cancelled)(mca_trace_base_module_t *m, uint64_t request_id);
     /* A collective begins, and ends: `root` is a rank of the communicator, or -1 for collectives
-     * without a root. */
+     * without a root; bytes_sent / bytes_received: what this rank contributes and gets, as the buffer
+     * arguments significant at this rank describe them, once (not per peer; MPI_IN_PLACE: the part of
+     * the receive buffer standing for the send buffer counts as sent). A nonblocking collective is
+     * reported whole when it starts, a persistent one at each MPI_Start (docs/trace.md). */
     void (*collective_begin)(mca_trace_base_module_t *m);
     void (*collective_end)(mca_trace_base_module_t *m, mca_trace_base_collective_t op, uint64_t comm_id, int root,
                            uint64_t bytes_sent, uint64_t bytes_received);
-    void *reserved[8];
+    /* The calling thread enters and leaves MPI function `function` (its index in the API description,
+     * the same in every process of a build), named `name` ("MPI_Send"). Every MPI call after MPI_Init
+     * and before MPI_Finalize is a region, and the events above happen inside the region of the call
+     * that caused them; regions nest when an application callback calls MPI. */
+    void (*region_enter)(mca_trace_base_module_t *m, uint32_t function, const char *name);
+    void (*region_leave)(mca_trace_base_module_t *m, uint32_t function, const char *name);
+    void *reserved[6];
 } mca_trace_base_hooks_t;
 
 struct mca_trace_base_module {

@@ -29,10 +29,18 @@ OTHER_KINDS = {"status", "string", "argv", "argv_ptr", "argvs", "varargs"}
 VALUE_ATTRS = {"len", "valid", "count", "type", "bytes", "sentinels", "special", "max", "maxlen",
                "keyval", "parts"}
 FLAG_ATTRS = {"ignorable"}
-FUNCTION_ATTRS = {"cat", "errh", "large", "ret"}
+FUNCTION_ATTRS = {"cat", "errh", "large", "ret", "trace"}
 CATEGORIES = {"abi", "attr", "coll", "comm", "dpm", "dtype", "env", "errh", "group", "icoll", "info",
               "io", "op", "p2p", "part", "pcoll", "request", "rma", "session", "status", "tool", "topo"}
 ERRH_SPECIAL = {"COMM_SELF", "FILE_NULL", "none"}
+# trace=: what a call means to the trace framework (docs/trace.md). Point-to-point roles, request roles,
+# the life cycle, and coll:<operation> for collectives (blocking, nonblocking and persistent alike).
+TRACE_ROLES = {"send", "isend", "send_init", "recv", "irecv", "recv_init", "mprobe", "mrecv", "imrecv",
+               "sendrecv", "isendrecv", "start", "complete", "cancel", "free", "init", "finalize", "comm_name"}
+TRACE_COLL_OPS = {"barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
+                  "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce", "reduce_scatter",
+                  "reduce_scatter_block", "scan", "exscan", "neighbor_allgather", "neighbor_allgatherv",
+                  "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw"}
 # Length expressions that depend on the state of a communicator or on another array's contents.
 LEN_FUNCS = {"group", "indegree", "outdegree", "cartdim", "sum", "last"}
 INTEGER_CTYPES = {"int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_T_cb_safety", "MPI_T_source_order"}
@@ -307,6 +315,13 @@ def validate(api: Api, path) -> list:
             large = f.attrs.get("large")
             if large and large not in fnames:
                 problems.append(f"{where}: large={large} names no function")
+            trace = f.attrs.get("trace")
+            if trace is not None:
+                kind, _, op = trace.partition(":")
+                if kind == "coll" and op not in TRACE_COLL_OPS:
+                    problems.append(f"{where}: trace={trace}: unknown collective (known: {', '.join(sorted(TRACE_COLL_OPS))})")
+                elif kind != "coll" and (op or kind not in TRACE_ROLES):
+                    problems.append(f"{where}: trace={trace} is neither coll:<operation> nor one of {', '.join(sorted(TRACE_ROLES))}")
         if f.ret not in ("int", "void", "double") and f.ret not in api.handles and f.ret not in api.scalars:
             problems.append(f"{where}: unknown return type {f.ret}")
         if f.ret == "int" and f.ret_kind not in ("error",) and not f.ret_kind.startswith("fint:"):

@@ -81,6 +81,12 @@ Schedule::Schedule(Communicator *comm, Uses uses)
 {
 }
 
+Schedule::Schedule(Communicator *comm, int tag)
+    : comm_(comm), tag_(tag), holds_uses_(true), mem_(take_memory()), steps_(mem_->steps),
+      in_flight_(mem_->in_flight)
+{
+}
+
 Schedule::~Schedule()
 {
     for (pml::Request *r : in_flight_) {
@@ -286,7 +292,7 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
 {
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Coll;
-    r->comm = schedule->comm();
+    pml::request_set_comm(r, schedule->comm());
     r->active = true;
     r->complete = false;
     Schedule *s = schedule.get();

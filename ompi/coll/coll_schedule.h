@@ -48,6 +48,10 @@ public:
 
     /* A schedule of `comm`'s next collective (takes its tag). */
     explicit Schedule(Communicator *comm, Uses uses = Uses::Hold);
+    /* A schedule of internal traffic between some ranks of `comm` only (communicator creation over a
+     * group, the leaders of MPI_Intercomm_create): outside the collective numbering, with the caller's
+     * internal tag (pml_internal.h). */
+    Schedule(Communicator *comm, int tag);
     ~Schedule() override;
     Schedule(const Schedule &) = delete;
     Schedule &operator=(const Schedule &) = delete;

@@ -67,6 +67,10 @@ struct Pending {
 };
 
 std::vector<CommState *> states_by_context;
+/* Matching fragments for a context no communicator of this process has yet: a peer may start using a
+ * new communicator as soon as its own creation call returns, before this process has finished its own
+ * (comm_attach replays them). */
+MessageList early;
 std::deque<Pending> pending;
 RequestList awaiting_cts; /* rendezvous sends whose RTS is out */
 RequestList active_sends; /* rendezvous sends moving their data */
@@ -78,28 +82,6 @@ bool yield_enabled = true; /* mpi_yield_when_idle, resolved by init() */
 CommState *state_of(uint32_t context)
 {
     return context < states_by_context.size() ? states_by_context[context] : nullptr;
-}
-
-void attach(Communicator &comm)
-{
-    auto *state = new CommState{};
-    state->comm = &comm;
-    state->peers.resize(static_cast<std::size_t>(comm.size));
-    comm.pml = state;
-    if (states_by_context.size() <= comm.context_id) {
-        states_by_context.resize(comm.context_id + 1, nullptr);
-    }
-    states_by_context[comm.context_id] = state;
-}
-
-void detach(Communicator &comm)
-{
-    auto *state = static_cast<CommState *>(comm.pml);
-    if (state != nullptr) {
-        states_by_context[comm.context_id] = nullptr;
-        delete state;
-        comm.pml = nullptr;
-    }
 }
 
 void complete(Request *r)
@@ -368,8 +350,12 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
     CommState *state = state_of(h.context);
-    if (state == nullptr || h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
-        return; /* a communicator this process no longer has: nothing can receive it */
+    if (state == nullptr) {
+        keep_message(early, early.end(), h, proc, data, len);
+        return;
+    }
+    if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
+        return; /* no such rank: nothing can receive it */
     }
     PeerState &peer = state->peers[static_cast<std::size_t>(h.source)];
     if (h.seq != peer.recv_seq) {
@@ -506,7 +492,7 @@ void fail_peer(tessera_proc_t *proc)
         if (state == nullptr) {
             continue;
         }
-        const auto &procs = state->comm->procs;
+        const auto &procs = state->comm->peers();
         const auto found = std::find(procs.begin(), procs.end(), proc);
         if (found == procs.end()) {
             continue;
@@ -560,6 +546,41 @@ void restart(Request *r)
 }
 
 } // namespace
+
+void comm_attach(Communicator &comm)
+{
+    auto *state = new CommState{};
+    state->comm = &comm;
+    state->peers.resize(comm.peers().size());
+    comm.pml = state;
+    if (states_by_context.size() <= comm.context_id) {
+        states_by_context.resize(comm.context_id + 1, nullptr);
+    }
+    states_by_context[comm.context_id] = state;
+    MessageList arrived;
+    for (auto it = early.begin(); it != early.end();) {
+        const auto next = std::next(it);
+        if (it->header.context == comm.context_id) {
+            arrived.splice(arrived.end(), early, it);
+        }
+        it = next;
+    }
+    while (!arrived.empty()) {
+        const KeptMessage &m = arrived.front();
+        on_match(m.header, m.proc, m.data.data(), m.data.size());
+        drop_message(arrived, arrived.begin());
+    }
+}
+
+void comm_detach(Communicator &comm)
+{
+    auto *state = static_cast<CommState *>(comm.pml);
+    if (state != nullptr) {
+        states_by_context[comm.context_id] = nullptr;
+        delete state;
+        comm.pml = nullptr;
+    }
+}
 
 int register_params()
 {
@@ -622,7 +643,7 @@ std::string check_params(const Params &p)
 
 int start_send(Request *r)
 {
-    r->proc = r->comm->procs[static_cast<std::size_t>(r->peer)];
+    r->proc = r->comm->peers()[static_cast<std::size_t>(r->peer)];
     mca_btl_base_peer_t *peer = mca_btl_base_peer(r->proc);
     if (peer == nullptr || peer->count == 0) {
         return MPI_ERR_OTHER;
@@ -786,6 +807,7 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
                 status_set_cancelled(status, false);
             }
             auto *m = new Message{comm, {}};
+            comm_retain(comm);
             m->node.splice(m->node.begin(), state->unexpected, it);
             return m;
         }
@@ -797,7 +819,8 @@ void start_mrecv(Request *r, Message *m)
 {
     r->bytes = r->count * r->type->size;
     restart(r);
-    r->comm = m->comm;
+    request_set_comm(r, m->comm);
+    comm_release(m->comm);
     const KeptMessage &kept = m->node.front();
     deliver(r, kept.header, kept.proc, kept.data.data());
     drop_message(m->node, m->node.begin());
@@ -832,8 +855,8 @@ int init()
     Communicator &self = comm_self();
     world.procs = rt.world_procs;
     self.procs = {rt.world_procs[static_cast<std::size_t>(rt.launch.rank)]};
-    attach(world);
-    attach(self);
+    comm_attach(world);
+    comm_attach(self);
     if (mca_btl_base_register_recv(kTag, on_fragment, nullptr) != TESSERA_SUCCESS) {
         return MPI_ERR_INTERN;
     }
@@ -857,9 +880,10 @@ void finalize()
     }
     mca_btl_base_register_recv(kTag, nullptr, nullptr);
     mca_btl_base_register_error(nullptr, nullptr);
-    detach(comm_world());
-    detach(comm_self());
+    comm_detach(comm_world());
+    comm_detach(comm_self());
     states_by_context.clear();
+    early.clear();
     clear_message_pool();
     running = false;
 }

@@ -29,6 +29,11 @@ int register_params();
 /* What is wrong with the values ("" when nothing), naming the parameter. */
 std::string check_params(const Params &p);
 
+/* A communicator's matching state (posted and unexpected queues, per-peer sequence numbers), from its
+ * creation — replaying what peers already sent on its context id — to its destruction. */
+void comm_attach(Communicator &comm);
+void comm_detach(Communicator &comm);
+
 /* Starts a send (peer is a real rank of r->comm) or posts a receive. Returns an MPI error code. */
 int start_send(Request *r);
 int start_recv(Request *r);

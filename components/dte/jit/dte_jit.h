@@ -33,7 +33,7 @@ namespace tessera::ompi::dte_jit {
 /* dte_jit_opt */
 enum OptLevel : int { kOptNone = 0, kOptFast = 1, kOptFull = 2 };
 /* dte_jit_compile */
-enum CompileMode : int { kCompileBackground = 0, kCompileUses = 1 };
+enum CompileMode : int { kCompileBackground = 0, kCompileUses = 1, kCompileSync = 2 };
 
 /* The component's parameters (registered in dte_jit_component.cpp; tests set them directly). */
 struct Params {

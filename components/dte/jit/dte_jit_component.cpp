@@ -13,7 +13,7 @@ namespace {
 const mca_var_enum_value_t opt_values[] = {
     {kOptNone, "none"}, {kOptFast, "fast"}, {kOptFull, "full"}, {0, nullptr}};
 const mca_var_enum_value_t compile_values[] = {
-    {kCompileBackground, "background"}, {kCompileUses, "uses"}, {0, nullptr}};
+    {kCompileBackground, "background"}, {kCompileUses, "uses"}, {kCompileSync, "sync"}, {0, nullptr}};
 
 int register_params(const mca_base_component_t *)
 {
@@ -34,7 +34,8 @@ int register_params(const mca_base_component_t *)
          MCA_VAR_TYPE_ENUM, opt_values, MCA_INFO_LVL_5, &params.opt},
         {"compile",
          "When to compile a type: background (right after MPI_Type_commit) or uses (after dte_jit_compile_after "
-         "packs/unpacks); the interpreter serves it until then",
+         "packs/unpacks), the interpreter serving it until then; or sync (MPI_Type_commit waits for the compiled "
+         "code: for tests and debugging, a commit then takes milliseconds)",
          MCA_VAR_TYPE_ENUM, compile_values, MCA_INFO_LVL_5, &params.compile},
         {"compile_after", "Packs and unpacks of a type before it is compiled when dte_jit_compile=uses",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},

@@ -143,6 +143,8 @@ int plan_create(const mca_dte_type_desc_t *type, mca_dte_plan_t **plan)
         p->uses_left.store(params.compile_after, std::memory_order_relaxed);
     } else {
         compiler_submit(p->code);
+        if (params.compile == kCompileSync)
+            p->code->wait_done(std::chrono::seconds(60)); /* failed code leaves the type interpreted */
     }
     *plan = &p.release()->plan;
     return TESSERA_SUCCESS;

@@ -3,6 +3,8 @@
 #include <memory>
 #include <mutex>
 
+#include <mpi.h>
+
 #include "components/trace/monitor/trace_monitor.h"
 #include "components/trace/monitor/trace_monitor_counts.h"
 #include "components/trace/monitor/trace_monitor_dump.h"
@@ -11,6 +13,7 @@ namespace tessera::ompi::trace_monitor {
 namespace {
 
 struct State {
+    explicit State(bool per_thread) : counter(per_thread) {}
     mca_trace_base_job_info_t job{};
     std::string hostname;
     Counter counter;
@@ -73,7 +76,7 @@ mca_trace_base_module_t *module_create(const mca_trace_base_job_info_t &job)
     if (state) {
         return nullptr;
     }
-    state = std::make_unique<State>();
+    state = std::make_unique<State>(job.thread_level == MPI_THREAD_MULTIPLE);
     state->job = job;
     state->hostname = job.hostname != nullptr ? job.hostname : "";
     state->job.hostname = nullptr; /* the copy above is what we keep */

@@ -31,6 +31,12 @@ CopyKind copy_kind_for(uint64_t blocklen)
     case 4: return CopyKind::B4;
     case 8: return CopyKind::B8;
     case 16: return CopyKind::B16;
+    /* Blocks of a few doubles (indexed_block, short rows): an inline copy of constant size instead
+     * of a memcpy call per block. */
+    case 24: return CopyKind::B24;
+    case 32: return CopyKind::B32;
+    case 48: return CopyKind::B48;
+    case 64: return CopyKind::B64;
     default: return CopyKind::Generic;
     }
 }
@@ -52,7 +58,12 @@ struct Node {
     int64_t stride = 0;
     uint64_t size = 0;     /* packed bytes, set by compute_sizes */
     std::vector<Node> body; /* Loop */
+    std::vector<int64_t> disps; /* Indexed: one per block */
 };
+
+/* Runs of at least this many single blocks of one length become an Indexed op: below it a few ops
+ * cost no more than a table. */
+constexpr size_t kMinIndexed = 8;
 
 bool mul_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
 bool add_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
@@ -229,6 +240,41 @@ int simplify(std::vector<Node> &seq, std::vector<Node> *out)
     return TESSERA_SUCCESS;
 }
 
+bool single_block(const Node &n) { return n.kind == OpKind::Blocks && n.count == 1; }
+
+/* Replaces every run of kMinIndexed or more single blocks of one length in seq (and in loop bodies)
+ * by one Indexed node. Runs only after simplify: merging has already joined what continues. */
+void gather_indexed(std::vector<Node> &seq)
+{
+    std::vector<Node> out;
+    out.reserve(seq.size());
+    for (size_t i = 0; i < seq.size();) {
+        size_t j = i;
+        while (j < seq.size() && single_block(seq[j]) && seq[j].blocklen == seq[i].blocklen) {
+            ++j;
+        }
+        if (j - i >= kMinIndexed) {
+            Node n;
+            n.kind = OpKind::Indexed;
+            n.count = j - i;
+            n.blocklen = seq[i].blocklen;
+            n.disps.reserve(j - i);
+            for (size_t k = i; k < j; ++k) {
+                n.disps.push_back(seq[k].disp);
+            }
+            out.push_back(std::move(n));
+            i = j;
+            continue;
+        }
+        if (seq[i].kind == OpKind::Loop) {
+            gather_indexed(seq[i].body);
+        }
+        out.push_back(std::move(seq[i]));
+        ++i;
+    }
+    seq = std::move(out);
+}
+
 /* Packed sizes of every node of seq and their sum; false on overflow. */
 bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
 {
@@ -249,8 +295,11 @@ bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
     return true;
 }
 
-/* Lays seq out at the end of ops, then each loop's body after it (bodies are contiguous ranges). */
-bool emit(const std::vector<Node> &seq, std::vector<Op> &ops)
+bool is_leaf(const Node &n) { return n.kind != OpKind::Loop; }
+
+/* Lays seq out at the end of ops, then each loop's body after it (bodies are contiguous ranges);
+ * Indexed displacements go to the end of disps. */
+bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_t> &disps)
 {
     const size_t base = ops.size();
     uint64_t start = 0;
@@ -263,7 +312,11 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops)
         op.stride = n.stride;
         op.start = start;
         op.size = n.size;
-        op.copy = n.kind == OpKind::Blocks ? copy_kind_for(n.blocklen) : CopyKind::Generic;
+        op.copy = n.kind != OpKind::Loop ? copy_kind_for(n.blocklen) : CopyKind::Generic;
+        if (n.kind == OpKind::Indexed) {
+            op.table = disps.size();
+            disps.insert(disps.end(), n.disps.begin(), n.disps.end());
+        }
         start += n.size;
         ops.push_back(op);
     }
@@ -275,11 +328,10 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops)
         if (begin + seq[i].body.size() > UINT32_MAX) {
             return false;
         }
-        ops[base + i].leaf_body = std::all_of(seq[i].body.begin(), seq[i].body.end(),
-                                              [](const Node &b) { return b.kind == OpKind::Blocks; });
+        ops[base + i].leaf_body = std::all_of(seq[i].body.begin(), seq[i].body.end(), is_leaf);
         ops[base + i].body_begin = static_cast<uint32_t>(begin);
         ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body.size());
-        if (!emit(seq[i].body, ops)) {
+        if (!emit(seq[i].body, ops, disps)) {
             return false;
         }
     }
@@ -299,18 +351,19 @@ int build(const mca_dte_type_desc_t &type, mca_dte_base_program &p)
     if (const int rc = simplify(parsed, &top); rc != TESSERA_SUCCESS) {
         return rc;
     }
+    gather_indexed(top);
     uint64_t size = 0;
     /* A size that disagrees with the blocks would make every byte range wrong: refuse it. */
     if (!compute_sizes(top, &size) || size != type.size) {
         return TESSERA_ERR_BAD_PARAM;
     }
-    if (!emit(top, p.ops)) {
+    if (!emit(top, p.ops, p.disps)) {
         return TESSERA_ERR_OUT_OF_RESOURCE;
     }
     p.top_end = static_cast<uint32_t>(top.size());
     p.size = size;
     p.extent = type.extent;
-    p.top_leaf = std::all_of(top.begin(), top.end(), [](const Node &n) { return n.kind == OpKind::Blocks; });
+    p.top_leaf = std::all_of(top.begin(), top.end(), is_leaf);
     if (top.size() == 1 && top[0].kind == OpKind::Blocks) {
         int64_t span = 0;
         if (top[0].count == 1) {

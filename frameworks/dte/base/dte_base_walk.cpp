@@ -30,13 +30,17 @@ inline void *at(Addr a) { return reinterpret_cast<void *>(a); }
 template <bool Pack>
 class Walker {
 public:
-    Walker(const Op *ops, unsigned char *stream) : ops_(ops), stream_(stream) {}
+    Walker(const Op *ops, const int64_t *disps, unsigned char *stream) : ops_(ops), disps_(disps), stream_(stream) {}
 
     /* Bytes [lo, hi) of op, 0 <= lo < hi <= op.size, its sequence's base at `base`. */
     void op_part(const Op &op, Addr base, uint64_t lo, uint64_t hi)
     {
         if (lo == 0 && hi == op.size) {
             op_full(op, base);
+            return;
+        }
+        if (op.kind == OpKind::Indexed) {
+            indexed_part(op, base, lo, hi);
             return;
         }
         uint64_t k = lo / op.unit;
@@ -63,7 +67,11 @@ public:
     /* The whole op. */
     void op_full(const Op &op, Addr base)
     {
-        units_full(op, offset_by(base, op.disp), op.count);
+        if (op.kind == OpKind::Indexed) {
+            indexed_run(op, base, 0, op.count);
+        } else {
+            units_full(op, offset_by(base, op.disp), op.count);
+        }
     }
 
 private:
@@ -75,6 +83,61 @@ private:
             std::memcpy(at(mem), stream_, n);
         }
         stream_ += n;
+    }
+
+    /* Bytes [lo, hi) of an Indexed op: its k-th block is at base + its k-th displacement. */
+    void indexed_part(const Op &op, Addr base, uint64_t lo, uint64_t hi)
+    {
+        const int64_t *d = disps_ + op.table;
+        uint64_t k = lo / op.unit;
+        const uint64_t off = lo % op.unit;
+        if (off != 0 || hi - lo < op.unit) {
+            const uint64_t end = std::min(op.unit, off + (hi - lo));
+            copy(offset_by(base, d[k]) + off, end - off);
+            lo += end - off;
+            ++k;
+        }
+        const uint64_t whole = (hi - lo) / op.unit;
+        indexed_run(op, base, k, whole);
+        lo += whole * op.unit;
+        if (lo < hi) {
+            copy(offset_by(base, d[k + whole]), hi - lo);
+        }
+    }
+
+    /* n whole blocks of an Indexed op from its k-th on. */
+    void indexed_run(const Op &op, Addr base, uint64_t k, uint64_t n)
+    {
+        const int64_t *d = disps_ + op.table + k;
+        switch (op.copy) {
+        case CopyKind::B1: fixed_indexed<1>(base, d, n); return;
+        case CopyKind::B2: fixed_indexed<2>(base, d, n); return;
+        case CopyKind::B4: fixed_indexed<4>(base, d, n); return;
+        case CopyKind::B8: fixed_indexed<8>(base, d, n); return;
+        case CopyKind::B16: fixed_indexed<16>(base, d, n); return;
+        case CopyKind::B24: fixed_indexed<24>(base, d, n); return;
+        case CopyKind::B32: fixed_indexed<32>(base, d, n); return;
+        case CopyKind::B48: fixed_indexed<48>(base, d, n); return;
+        case CopyKind::B64: fixed_indexed<64>(base, d, n); return;
+        case CopyKind::Generic: break;
+        }
+        for (uint64_t i = 0; i < n; ++i) {
+            copy(offset_by(base, d[i]), op.unit);
+        }
+    }
+
+    template <size_t L>
+    void fixed_indexed(Addr base, const int64_t *d, uint64_t n)
+    {
+        unsigned char *s = stream_;
+        for (uint64_t i = 0; i < n; ++i, s += L) {
+            if constexpr (Pack) {
+                std::memcpy(s, at(offset_by(base, d[i])), L);
+            } else {
+                std::memcpy(at(offset_by(base, d[i])), s, L);
+            }
+        }
+        stream_ = s;
     }
 
     /* A fixed length lets the compiler turn each memcpy into one load and one store. */
@@ -102,7 +165,12 @@ private:
              * blocks are copied in place, without a call per op. */
             for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {
                 for (uint32_t j = op.body_begin; j < op.body_end; ++j) {
-                    blocks_run(ops_[j], offset_by(p, ops_[j].disp), ops_[j].count);
+                    const Op &leaf = ops_[j];
+                    if (leaf.kind == OpKind::Indexed) {
+                        indexed_run(leaf, p, 0, leaf.count);
+                    } else {
+                        blocks_run(leaf, offset_by(p, leaf.disp), leaf.count);
+                    }
                 }
             }
         } else {
@@ -123,6 +191,10 @@ private:
         case CopyKind::B4: fixed_blocks<4>(p, op.stride, n); return;
         case CopyKind::B8: fixed_blocks<8>(p, op.stride, n); return;
         case CopyKind::B16: fixed_blocks<16>(p, op.stride, n); return;
+        case CopyKind::B24: fixed_blocks<24>(p, op.stride, n); return;
+        case CopyKind::B32: fixed_blocks<32>(p, op.stride, n); return;
+        case CopyKind::B48: fixed_blocks<48>(p, op.stride, n); return;
+        case CopyKind::B64: fixed_blocks<64>(p, op.stride, n); return;
         case CopyKind::Generic: break;
         }
         for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {
@@ -161,6 +233,7 @@ private:
     }
 
     const Op *ops_;
+    const int64_t *disps_;
     unsigned char *stream_;
 };
 
@@ -211,7 +284,7 @@ int walk(const mca_dte_base_program &p, Addr buf, size_t count, uint64_t offset,
         root.leaf_body = p.top_leaf;
     }
     root.size = huge ? UINT64_MAX : total;
-    Walker<Pack> w(p.ops.data(), stream);
+    Walker<Pack> w(p.ops.data(), p.disps.data(), stream);
     w.op_part(root, buf, offset, end);
     return TESSERA_SUCCESS;
 }

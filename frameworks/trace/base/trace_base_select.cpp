@@ -9,8 +9,77 @@
 
 size_t mca_trace_base_module_count = 0;
 mca_trace_base_module_t *const *mca_trace_base_modules = nullptr;
+uint32_t mca_trace_base_hook_mask = 0;
+mca_trace_base_routes_t mca_trace_base_routes{};
 
 namespace {
+
+std::vector<mca_trace_base_module_t *> &active();
+
+/* Hook `Member` of every active module that has it: the route of a hook several modules have (and,
+ * with an empty list, of a hook none has). */
+template <auto Member, class... Args> void fan_out(mca_trace_base_module_t *, Args... args)
+{
+    for (mca_trace_base_module_t *m : active()) {
+        if (auto hook = m->hooks.*Member) {
+            hook(m, args...);
+        }
+    }
+}
+
+/* The route of one hook: the only module's own hook, or the fan-out. */
+template <auto Member, class Route, class... Args> void route(Route &r, void (*)(mca_trace_base_module_t *, Args...))
+{
+    r.fn = fan_out<Member, Args...>;
+    r.module = nullptr;
+    int having = 0;
+    for (mca_trace_base_module_t *m : active()) {
+        if (m->hooks.*Member != nullptr && ++having == 1) {
+            r.fn = m->hooks.*Member;
+            r.module = m;
+        }
+    }
+    if (having > 1) {
+        r.fn = fan_out<Member, Args...>;
+        r.module = nullptr;
+    }
+}
+
+#define MCA_TRACE_SET_ROUTE(name)                                                                       \
+    route<&mca_trace_base_hooks_t::name>(mca_trace_base_routes.name, mca_trace_base_routes.name.fn)
+
+void set_routes()
+{
+    MCA_TRACE_SET_ROUTE(comm_create);
+    MCA_TRACE_SET_ROUTE(send);
+    MCA_TRACE_SET_ROUTE(isend);
+    MCA_TRACE_SET_ROUTE(isend_complete);
+    MCA_TRACE_SET_ROUTE(irecv_request);
+    MCA_TRACE_SET_ROUTE(irecv);
+    MCA_TRACE_SET_ROUTE(recv);
+    MCA_TRACE_SET_ROUTE(request_cancelled);
+    MCA_TRACE_SET_ROUTE(collective_begin);
+    MCA_TRACE_SET_ROUTE(collective_end);
+    MCA_TRACE_SET_ROUTE(region_enter);
+    MCA_TRACE_SET_ROUTE(region_leave);
+}
+
+uint32_t hooks_of(const mca_trace_base_hooks_t &h)
+{
+    uint32_t mask = 0;
+    auto add = [&mask](bool present, uint32_t bit) { mask |= present ? bit : 0u; };
+    add(h.comm_create != nullptr, MCA_TRACE_HOOK_COMM_CREATE);
+    add(h.send != nullptr, MCA_TRACE_HOOK_SEND);
+    add(h.isend != nullptr, MCA_TRACE_HOOK_ISEND);
+    add(h.isend_complete != nullptr, MCA_TRACE_HOOK_ISEND_COMPLETE);
+    add(h.irecv_request != nullptr, MCA_TRACE_HOOK_IRECV_REQUEST);
+    add(h.irecv != nullptr, MCA_TRACE_HOOK_IRECV);
+    add(h.recv != nullptr, MCA_TRACE_HOOK_RECV);
+    add(h.request_cancelled != nullptr, MCA_TRACE_HOOK_REQUEST_CANCELLED);
+    add(h.collective_begin != nullptr || h.collective_end != nullptr, MCA_TRACE_HOOK_COLLECTIVE);
+    add(h.region_enter != nullptr || h.region_leave != nullptr, MCA_TRACE_HOOK_REGION);
+    return mask;
+}
 
 std::vector<mca_trace_base_module_t *> &active()
 {
@@ -45,14 +114,22 @@ int mca_trace_base_select(const mca_trace_base_job_info_t *job)
             active().push_back(m);
         }
     }
+    /* The bindings test the mask first: it goes up last, when every route leads to a module. */
+    uint32_t mask = 0;
+    for (mca_trace_base_module_t *m : active()) {
+        mask |= hooks_of(m->hooks);
+    }
+    set_routes();
     mca_trace_base_modules = active().data();
     mca_trace_base_module_count = active().size();
+    __atomic_store_n(&mca_trace_base_hook_mask, mask, __ATOMIC_RELEASE);
     return TESSERA_SUCCESS;
 }
 
 int mca_trace_base_finalize(void)
 {
     /* Events stop before any module lets go of its state. */
+    __atomic_store_n(&mca_trace_base_hook_mask, 0u, __ATOMIC_RELEASE);
     mca_trace_base_module_count = 0;
     mca_trace_base_modules = nullptr;
     int result = TESSERA_SUCCESS;
@@ -65,6 +142,7 @@ int mca_trace_base_finalize(void)
         }
     }
     active().clear();
+    set_routes(); /* every route does nothing now */
     selected = false;
     return result;
 }

@@ -161,6 +161,9 @@ protected:
         tessera::mca::set_command_line("mca_component_path", DTE_COMPONENT_DIR);
 #endif
         tessera::mca::set_command_line("dte", GetParam());
+        /* Every type compiled at commit: the checks then run the compiled code, not the interpreter
+         * serving types whose code is not ready yet. */
+        tessera::mca::set_command_line("dte_jit_compile", "sync");
     }
     void TearDown() override
     {

@@ -248,5 +248,33 @@ TEST(DteProgram, UnpackOfAVectorTouchesOnlyItsBlocks)
     EXPECT_EQ(mem, want);
 }
 
+/* Runs of single blocks of one length at irregular displacements (indexed_block) become one table of
+ * displacements: every range of them, at the top and inside a loop, of every fixed and a generic block
+ * size, with negative displacements and a run broken by a block of another length. */
+TEST(DteProgram, IrregularBlocksOfOneLengthPackFromATable)
+{
+    for (uint64_t len : {1u, 4u, 8u, 24u, 32u, 64u, 5u}) {
+        SCOPED_TRACE(len);
+        const int64_t l = static_cast<int64_t>(len);
+        std::vector<mca_dte_elem_t> run;
+        const int64_t gaps[] = {3, 0, 7, 1, 12, 2, 5, 9, 4, 6, 11, 0, 2, 8, 1, 3, 0, 5, 2, 6, 1, 4};
+        int64_t d = -3 * l;
+        for (int64_t g : gaps) {
+            run.push_back(blocks(1, len, d, l));
+            d += l + g;
+        }
+        const int64_t span = d + 3 * l;
+        expect_all_ranges_pack(make(run, span + 8), 2);
+        std::vector<mca_dte_elem_t> nested = {loop(2, span + 4, static_cast<uint32_t>(run.size()))};
+        nested.insert(nested.end(), run.begin(), run.end());
+        nested.push_back(end_loop());
+        nested.push_back(blocks(1, 3, 2 * (span + 4), 3));
+        expect_all_ranges_pack(make(nested, 2 * (span + 4) + 3), 1);
+        std::vector<mca_dte_elem_t> broken = run;
+        broken.insert(broken.begin() + 4, blocks(1, len + 1, d + 40, len + 1));
+        expect_all_ranges_pack(make(broken, d + 40 + l + 1), 1);
+    }
+}
+
 } // namespace
 } // namespace tessera::test::dte

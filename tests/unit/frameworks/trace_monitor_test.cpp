@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <mpi.h>
+
 #include "frameworks/trace/base/base.h"
 #include "mca/report.h"
 #include "mca/var_store.h"
@@ -69,6 +71,7 @@ protected:
         job.world_rank = rank;
         job.world_size = size;
         job.hostname = "nodeA";
+        job.thread_level = MPI_THREAD_MULTIPLE; /* the test counts from several threads at once */
         return mca_trace_base_select(&job);
     }
 

@@ -5,7 +5,8 @@
  * implementation, never in the binding itself (a runtime translator's entries are not checked);
  * inside the runtime (re-entrancy depth set) a binding calls the direct table with the arguments
  * untouched; MPI_x is a weak alias of PMPI_x, so a tool's own MPI_x wins and still reaches the library
- * through PMPI_x; the slot list counts what an engine provides. The library's entry points are
+ * through PMPI_x; while a trace module is active a binding takes its traced variant instead; the slot
+ * list counts what an engine provides. The library's entry points are
  * replaced by recorders here (libmpi defines the real ones, and the depth). */
 #include "tessera_mpi_dispatch.h"
 
@@ -93,6 +94,21 @@ static int direct_comm_rank(MPI_Comm comm, int *rank)
     *rank = 42;
     return MPI_SUCCESS;
 }
+
+/* The trace framework's switch (libmpi's trace base) and the traced variants (libmpi's mpi_trace.c):
+ * a recorder here. */
+uint32_t mca_trace_base_hook_mask;
+static int traced_ranks;
+
+static int traced_comm_rank(MPI_Comm comm, int *rank)
+{
+    (void)comm;
+    ++traced_ranks;
+    *rank = 7;
+    return MPI_SUCCESS;
+}
+
+const tessera_mpi_dispatch_t tessera_mpi_traced = {.Comm_rank = traced_comm_rank};
 
 static int tool_barriers;
 
@@ -201,6 +217,20 @@ int main(void)
     tessera_translator_leave();
     expect(!tessera_translator_inside(), "leave clears the depth");
     tessera_mpi_direct.Comm_rank = NULL;
+
+    /* Tracing: while a module has a hook the call feeds (every call is a region), the binding calls the
+     * traced variant, never the table itself; a module that only counts sends leaves MPI_Comm_rank alone. */
+    mca_trace_base_hook_mask = MCA_TRACE_HOOK_SEND;
+    rank = -1;
+    expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3 && traced_ranks == 0,
+           "a trace module without the hooks a call feeds leaves it untraced");
+    mca_trace_base_hook_mask = MCA_TRACE_HOOK_REGION;
+    rank = -1;
+    expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 7 && traced_ranks == 1,
+           "while a trace module is active a binding takes its traced variant");
+    mca_trace_base_hook_mask = 0;
+    expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3 && traced_ranks == 1,
+           "without one it goes straight to the table");
 
     expect(MPI_Barrier(MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION && tool_barriers == 1,
            "a tool's MPI_Barrier replaces the weak one and reaches PMPI_Barrier");

@@ -1,0 +1,120 @@
+/* trace otf2: registration, query and module creation. Like every trace component it runs only when
+ * the `trace` parameter names it (the framework's base enforces that). */
+#include <string>
+
+#include "components/trace/otf2/trace_otf2.h"
+#include "mca/report.h"
+#include "mca/var.h"
+
+namespace tessera::ompi::trace_otf2 {
+
+Params params;
+
+namespace {
+
+constexpr int kPriority = 20;
+
+const mca_var_enum_value_t clock_values[] = {{kClockAuto, "auto"}, {kClockMonotonic, "monotonic"}, {0, nullptr}};
+constexpr size_t kMinBufferSize = size_t{256} << 10; /* OTF2's smallest event chunk */
+constexpr size_t kMinRecordBufferSize = size_t{4} << 10;
+
+int register_params(const mca_base_component_t *)
+{
+    params = Params{};
+    params.dir = "./tessera-trace";
+    params.buffer_size = size_t{16} << 20;
+    params.record_buffer_size = size_t{16} << 20;
+    params.clock = kClockAuto;
+    int rc = mca_var_register("trace", "otf2", "dir",
+                              "Directory of the OTF2 archive (traces.otf2 and its files, one event stream per rank; "
+                              "created if missing, an earlier archive there is replaced)",
+                              MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_2, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                              &params.dir);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mca_var_register("trace", "otf2", "buffer_size",
+                          "Memory for each rank's events (bytes, k/M/G suffixes); when it is full the events are "
+                          "written to the archive and recording goes on (at least 256k)",
+                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                          &params.buffer_size);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mca_var_register("trace", "otf2", "record_buffer_size",
+                          "Memory for each rank's records as the MPI calls leave them (bytes, k/M/G suffixes; 40 "
+                          "bytes a record): when it is full, and at finalize, they are encoded into OTF2 events "
+                          "(at least 4k)",
+                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                          &params.record_buffer_size);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mca_var_register("trace", "otf2", "clock",
+                          "Clock of the records: auto (the processor's time-stamp counter when the kernel of every "
+                          "rank uses it as its clock source, else CLOCK_MONOTONIC) or monotonic",
+                          MCA_VAR_TYPE_ENUM, clock_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                          &params.clock);
+    return rc < 0 ? rc : TESSERA_SUCCESS;
+}
+
+int open_component()
+{
+    if (params.dir == nullptr || params.dir[0] == '\0') {
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             "trace_otf2_dir: empty; the otf2 trace component needs a directory for its archive");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (params.buffer_size < kMinBufferSize) {
+        tessera::mca::report(tessera::mca::Severity::Error, "trace_otf2_buffer_size: value " +
+                                                                std::to_string(params.buffer_size) +
+                                                                " is smaller than 256k, OTF2's smallest chunk");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (params.record_buffer_size < kMinRecordBufferSize) {
+        tessera::mca::report(tessera::mca::Severity::Error, "trace_otf2_record_buffer_size: value " +
+                                                                std::to_string(params.record_buffer_size) +
+                                                                " is smaller than 4k");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    return TESSERA_SUCCESS;
+}
+
+int close_component()
+{
+    module_destroy();
+    return TESSERA_SUCCESS;
+}
+
+int query(void **module, int *priority)
+{
+    *module = nullptr; /* the module comes from trace_init, which knows the job */
+    *priority = kPriority;
+    return TESSERA_SUCCESS;
+}
+
+mca_trace_base_module_t *init(const mca_trace_base_job_info_t *job)
+{
+    mca_trace_base_job_info_t single{};
+    single.world_size = 1;
+    return module_create(job != nullptr ? *job : single);
+}
+
+} // namespace
+} // namespace tessera::ompi::trace_otf2
+
+using namespace tessera::ompi::trace_otf2;
+
+mca_trace_base_component_t mca_trace_otf2_component = {
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_trace_base_component_t, "trace", MCA_TRACE_BASE_VERSION, "otf2", 1, 0,
+                                       0),
+             .mca_register_params = register_params,
+             .mca_open_component = open_component,
+             .mca_close_component = close_component,
+             .mca_query_component = query,
+             .mca_flags = 0,
+             .mca_reserved_u32 = {},
+             .mca_reserved_ptr = {}},
+    .trace_init = init,
+    .reserved = {},
+};
