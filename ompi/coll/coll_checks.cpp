@@ -30,9 +30,25 @@ int check_comm(const char *function, MPI_Comm handle, Call *out)
 
 int check_root(const Call &c, int root)
 {
+    if (c.inter()) {
+        if (root != MPI_ROOT && root != MPI_PROC_NULL && (root < 0 || root >= c.peers())) {
+            return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is neither MPI_ROOT, MPI_PROC_NULL nor a rank "
+                                             "of the remote group of " + comm_label(*c.comm) + " (size " +
+                                             std::to_string(c.peers()) + ")");
+        }
+        return MPI_SUCCESS;
+    }
     if (root < 0 || root >= c.size()) {
-        return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is not a rank of " + c.comm->name + " (size " +
+        return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is not a rank of " + comm_label(*c.comm) + " (size " +
                                          std::to_string(c.size()) + ")");
+    }
+    return MPI_SUCCESS;
+}
+
+int check_intra(const Call &c)
+{
+    if (c.inter()) {
+        return c.raise(MPI_ERR_COMM, std::string(c.function) + " is not defined on an intercommunicator (MPI-4.1 6.11)");
     }
     return MPI_SUCCESS;
 }
@@ -53,11 +69,11 @@ int check_type(const Call &c, MPI_Datatype handle, const char *arg, const Dataty
 
 int check_types(const Call &c, const MPI_Datatype *handles, const char *arg, std::vector<mca_coll_dt_t> *out)
 {
-    if (handles == nullptr && c.size() > 0) {
+    if (handles == nullptr && c.peers() > 0) {
         return c.raise(MPI_ERR_ARG, std::string("argument '") + arg + "' is NULL");
     }
-    out->resize(static_cast<std::size_t>(c.size()));
-    for (int i = 0; i < c.size(); ++i) {
+    out->resize(static_cast<std::size_t>(c.peers()));
+    for (int i = 0; i < c.peers(); ++i) {
         const std::string name = std::string(arg) + "[" + std::to_string(i) + "]";
         const Datatype *type = nullptr;
         if (int rc = check_type(c, handles[i], name.c_str(), &type); rc != MPI_SUCCESS) {
@@ -101,8 +117,20 @@ int check_buffer(const Call &c, const void *buf, std::size_t count, const Dataty
     return MPI_SUCCESS;
 }
 
+int check_in_place_inter(const Call &c, const void *buf, const char *arg)
+{
+    if (buf == MPI_IN_PLACE && c.inter()) {
+        return c.raise(MPI_ERR_BUFFER, std::string("MPI_IN_PLACE in argument '") + arg +
+                                           "': no collective allows it on an intercommunicator");
+    }
+    return MPI_SUCCESS;
+}
+
 int check_in_place_at_root(const Call &c, const void *buf, bool root, const char *arg)
 {
+    if (int rc = check_in_place_inter(c, buf, arg); rc != MPI_SUCCESS) {
+        return rc;
+    }
     if (buf == MPI_IN_PLACE && !root) {
         return c.raise(MPI_ERR_BUFFER, std::string("MPI_IN_PLACE in argument '") + arg + "' is allowed at the root only (rank " +
                                            std::to_string(c.rank()) + " is not the root)");

@@ -30,14 +30,28 @@ struct Call {
 
     int rank() const { return comm->rank; }
     int size() const { return comm->size; }
+    bool inter() const { return comm->is_inter(); }
+    /* The ranks a per-rank array or a block layout covers (counts, displacements, the blocks of an
+     * allgather or alltoall, a gather's root's blocks): the remote group on an intercommunicator
+     * (MPI-4.1 6.2.2), else the communicator. */
+    int peers() const { return inter() ? comm->remote_size() : comm->size; }
+    /* A rooted collective's parts on this process: the root (MPI_ROOT on an intercommunicator), and a
+     * member that sends to or receives from it (every rank of an intracommunicator; the other group of
+     * an intercommunicator, whose root is a rank of the remote group, while the root's own group
+     * gives MPI_PROC_NULL and takes no part). */
+    bool is_root(int root) const { return inter() ? root == MPI_ROOT : rank() == root; }
+    bool is_member(int root) const { return inter() ? root >= 0 : true; }
     /* Raises `code` with `detail` on the communicator's handler. */
     int raise(int code, const std::string &detail) const;
 };
 
 /* MPI is initialized and the communicator exists. */
 int check_comm(const char *function, MPI_Comm handle, Call *out);
-/* A root rank of the communicator. */
+/* A root rank of the communicator; of the remote group, MPI_ROOT or MPI_PROC_NULL on an
+ * intercommunicator. */
 int check_root(const Call &c, int root);
+/* MPI_Scan and MPI_Exscan: intracommunicators only (MPI-4.1 6.11). */
+int check_intra(const Call &c);
 /* A datatype the call moves data of on this rank: valid and committed. `arg` names the argument. */
 int check_type(const Call &c, MPI_Datatype handle, const char *arg, const Datatype **out);
 /* Every datatype of an array (MPI_Alltoallw), into `out`. */
@@ -52,15 +66,17 @@ int check_not_in_place(const Call &c, const void *buf, const char *arg);
 int check_buffer(const Call &c, const void *buf, std::size_t count, const Datatype *type, const char *arg);
 /* MPI_IN_PLACE where only the root may give it. */
 int check_in_place_at_root(const Call &c, const void *buf, bool root, const char *arg);
+/* MPI_IN_PLACE on an intercommunicator, where no collective allows it (MPI-4.1 6.2.2). */
+int check_in_place_inter(const Call &c, const void *buf, const char *arg);
 /* The send and receive buffers of a rank are distinct unless MPI_IN_PLACE says otherwise (MPI-4.1 6.1:
  * a buffer may not be both). Only when both hold data. */
 int check_distinct(const Call &c, const void *sbuf, bool sends, const void *rbuf, bool receives);
 
-/* A count array of one entry per rank, non-negative, as size_t; also its sum. */
+/* A count array of one entry per rank (c.peers(), or `n`), non-negative, as size_t; also its sum. */
 template <typename Count>
 int check_counts(const Call &c, const Count *counts, const char *arg, std::vector<std::size_t> *out,
-                 std::size_t *sum = nullptr);
-/* A displacement array of one entry per rank, as ptrdiff_t. */
+                 std::size_t *sum = nullptr, int n = -1);
+/* A displacement array of one entry per rank (c.peers()), as ptrdiff_t. */
 template <typename Disp>
 int check_displs(const Call &c, const Disp *displs, const char *arg, std::vector<std::ptrdiff_t> *out);
 
@@ -95,9 +111,10 @@ int dispatch(const Call &c, Fn fn, mca_coll_base_module_t *module, IFn ifn, mca_
         (c).table->coll_i##name##_module
 
 template <typename Count>
-int check_counts(const Call &c, const Count *counts, const char *arg, std::vector<std::size_t> *out, std::size_t *sum)
+int check_counts(const Call &c, const Count *counts, const char *arg, std::vector<std::size_t> *out, std::size_t *sum,
+                 int n)
 {
-    const int n = c.size();
+    n = n < 0 ? c.peers() : n;
     if (counts == nullptr && n > 0) {
         return c.raise(MPI_ERR_ARG, std::string("argument '") + arg + "' is NULL");
     }
@@ -120,11 +137,11 @@ int check_counts(const Call &c, const Count *counts, const char *arg, std::vecto
 template <typename Disp>
 int check_displs(const Call &c, const Disp *displs, const char *arg, std::vector<std::ptrdiff_t> *out)
 {
-    if (displs == nullptr && c.size() > 0) {
+    if (displs == nullptr && c.peers() > 0) {
         return c.raise(MPI_ERR_ARG, std::string("argument '") + arg + "' is NULL");
     }
-    out->resize(static_cast<std::size_t>(c.size()));
-    for (int i = 0; i < c.size(); ++i) {
+    out->resize(static_cast<std::size_t>(c.peers()));
+    for (int i = 0; i < c.peers(); ++i) {
         (*out)[static_cast<std::size_t>(i)] = static_cast<std::ptrdiff_t>(displs[i]);
     }
     return MPI_SUCCESS;

@@ -1,6 +1,7 @@
 /* MPI_Barrier, MPI_Allgather(v), MPI_Alltoall(v,w) and their non-blocking and MPI_Count forms
  * (MPI-4.1 6.3, 6.7, 6.8). MPI_IN_PLACE as sendbuf makes the send arguments insignificant: they are
- * neither checked nor given to the module. */
+ * neither checked nor given to the module. On an intercommunicator the blocks and per-rank arrays are
+ * the remote group's, and MPI_IN_PLACE is not allowed. */
 #include "ompi/coll/coll_checks.h"
 #include "ompi/coll/coll_functions.h"
 
@@ -77,8 +78,9 @@ int fixed_impl(Fixed which, const char *function, const void *sbuf, MPI_Count sc
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    const auto n = static_cast<std::size_t>(c.size());
-    if (sbuf != MPI_IN_PLACE) {
+    const auto n = static_cast<std::size_t>(c.peers());
+    rc = check_in_place_inter(c, sbuf, "sendbuf");
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = check_fixed(c, sbuf, scount, stype, which == Fixed::Alltoall ? n : 1, "sendbuf", "sendtype", &send);
     }
     rc = rc != MPI_SUCCESS ? rc : check_fixed(c, rbuf, rcount, rtype, n, "recvbuf", "recvtype", &recv);
@@ -116,7 +118,8 @@ int allgatherv_impl(const char *function, const void *sbuf, MPI_Count scount, MP
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    if (sbuf != MPI_IN_PLACE) {
+    rc = check_in_place_inter(c, sbuf, "sendbuf");
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = check_fixed(c, sbuf, scount, stype, 1, "sendbuf", "sendtype", &send);
     }
     rc = rc != MPI_SUCCESS
@@ -141,7 +144,8 @@ int alltoallv_impl(const char *function, const void *sbuf, const Count *scounts,
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    if (sbuf != MPI_IN_PLACE) {
+    rc = check_in_place_inter(c, sbuf, "sendbuf");
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = check_vector(c, sbuf, scounts, sdispls, stype, "sendbuf", "sendcounts", "sdispls", "sendtype", &send);
     }
     rc = rc != MPI_SUCCESS
@@ -168,7 +172,8 @@ int alltoallw_impl(const char *function, const void *sbuf, const Count *scounts,
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    if (sbuf != MPI_IN_PLACE) {
+    rc = check_in_place_inter(c, sbuf, "sendbuf");
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = check_w(c, sbuf, scounts, sdispls, stypes, "sendcounts", "sdispls", "sendtypes", &send);
     }
     rc = rc != MPI_SUCCESS ? rc

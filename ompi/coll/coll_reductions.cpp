@@ -43,10 +43,13 @@ int reduce_impl(const char *function, const void *sbuf, void *rbuf, MPI_Count co
     const auto n = static_cast<std::size_t>(count);
     int rc = check_comm(function, comm, &c);
     rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
-    rc = rc != MPI_SUCCESS ? rc : check_in_place_at_root(c, sbuf, c.rank() == root, "sendbuf");
-    rc = rc != MPI_SUCCESS ? rc : check_reduction(c, datatype, op, sbuf, n, &r);
-    if (rc == MPI_SUCCESS && c.rank() == root) {
-        rc = check_result(c, r, sbuf, n, rbuf, n);
+    rc = rc != MPI_SUCCESS ? rc : check_in_place_at_root(c, sbuf, c.is_root(root), "sendbuf");
+    if (rc == MPI_SUCCESS && (c.is_root(root) || c.is_member(root))) {
+        /* The root of an intercommunicator gives no operand. */
+        rc = check_reduction(c, datatype, op, c.is_member(root) ? sbuf : MPI_IN_PLACE, n, &r);
+    }
+    if (rc == MPI_SUCCESS && c.is_root(root)) {
+        rc = check_result(c, r, c.is_member(root) ? sbuf : nullptr, n, rbuf, n);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -64,6 +67,8 @@ int everyone_impl(Everyone which, const char *function, const void *sbuf, void *
     Reduction r;
     const auto n = static_cast<std::size_t>(count);
     int rc = check_comm(function, comm, &c);
+    rc = rc != MPI_SUCCESS || which == Everyone::Allreduce ? rc : check_intra(c);
+    rc = rc != MPI_SUCCESS ? rc : check_in_place_inter(c, sbuf, "sendbuf");
     rc = rc != MPI_SUCCESS ? rc : check_reduction(c, datatype, op, sbuf, n, &r);
     rc = rc != MPI_SUCCESS ? rc : check_result(c, r, sbuf, n, rbuf, n);
     if (rc != MPI_SUCCESS) {
@@ -107,7 +112,10 @@ int reduce_scatter_impl(const char *function, const void *sbuf, void *rbuf, cons
     std::vector<std::size_t> counts;
     std::size_t total = 0;
     int rc = check_comm(function, comm, &c);
-    rc = rc != MPI_SUCCESS ? rc : check_counts(c, rcounts, "recvcounts", &counts, &total);
+    rc = rc != MPI_SUCCESS ? rc : check_in_place_inter(c, sbuf, "sendbuf");
+    /* One count per rank of the (local) group: on an intercommunicator the remote group's result is
+     * scattered over the local one (MPI-4.1 6.10.1). */
+    rc = rc != MPI_SUCCESS ? rc : check_counts(c, rcounts, "recvcounts", &counts, &total, c.size());
     rc = rc != MPI_SUCCESS ? rc : check_reduction(c, datatype, op, sbuf, total, &r);
     rc = rc != MPI_SUCCESS ? rc : check_result(c, r, sbuf, total, rbuf, counts[static_cast<std::size_t>(c.rank())]);
     if (rc != MPI_SUCCESS) {
@@ -124,6 +132,7 @@ int reduce_scatter_block_impl(const char *function, const void *sbuf, void *rbuf
     Reduction r;
     const auto n = static_cast<std::size_t>(rcount);
     int rc = check_comm(function, comm, &c);
+    rc = rc != MPI_SUCCESS ? rc : check_in_place_inter(c, sbuf, "sendbuf");
     rc = rc != MPI_SUCCESS ? rc : check_reduction(c, datatype, op, sbuf, n * static_cast<std::size_t>(c.size()), &r);
     rc = rc != MPI_SUCCESS ? rc : check_result(c, r, sbuf, n * static_cast<std::size_t>(c.size()), rbuf, n);
     if (rc != MPI_SUCCESS) {

@@ -1,6 +1,7 @@
 /* MPI_Bcast, MPI_Gather(v), MPI_Scatter(v) and their non-blocking and MPI_Count forms (MPI-4.1 6.4-6.6).
  * Arguments the standard makes significant only at the root are checked only there, and given to the
- * module as NULL elsewhere. */
+ * module as NULL elsewhere; on an intercommunicator the root's group gives MPI_ROOT (the root) or
+ * MPI_PROC_NULL (nothing is significant) and the root's blocks are the remote group's. */
 #include "ompi/coll/coll_checks.h"
 #include "ompi/coll/coll_functions.h"
 
@@ -17,8 +18,10 @@ int bcast_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype da
     const Datatype *type = nullptr;
     int rc = check_comm(function, comm, &c);
     rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
-    rc = rc != MPI_SUCCESS ? rc : check_type(c, datatype, "datatype", &type);
-    rc = rc != MPI_SUCCESS ? rc : check_buffer(c, buf, static_cast<std::size_t>(count), type, "buffer");
+    if (rc == MPI_SUCCESS && (c.is_root(root) || c.is_member(root))) {
+        rc = check_type(c, datatype, "datatype", &type);
+        rc = rc != MPI_SUCCESS ? rc : check_buffer(c, buf, static_cast<std::size_t>(count), type, "buffer");
+    }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -57,13 +60,13 @@ int gather_impl(const char *function, bool vector, const void *sbuf, MPI_Count s
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    const bool at_root = c.rank() == root;
+    const bool at_root = c.is_root(root);
     Side send, recv;
     std::vector<std::size_t> counts;
     std::vector<std::ptrdiff_t> offsets;
-    std::size_t total = static_cast<std::size_t>(rcount) * static_cast<std::size_t>(c.size());
+    std::size_t total = static_cast<std::size_t>(rcount) * static_cast<std::size_t>(c.peers());
     rc = check_in_place_at_root(c, sbuf, at_root, "sendbuf");
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE && c.is_member(root)) {
         rc = check_side(c, sbuf, scount, stype, "sendbuf", "sendtype", &send);
     }
     if (rc == MPI_SUCCESS && at_root && vector) {
@@ -113,13 +116,13 @@ int scatter_impl(const char *function, bool vector, const void *sbuf, const Coun
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    const bool at_root = c.rank() == root;
+    const bool at_root = c.is_root(root);
     Side send, recv;
     std::vector<std::size_t> counts;
     std::vector<std::ptrdiff_t> offsets;
-    std::size_t total = static_cast<std::size_t>(scount) * static_cast<std::size_t>(c.size());
+    std::size_t total = static_cast<std::size_t>(scount) * static_cast<std::size_t>(c.peers());
     rc = check_in_place_at_root(c, rbuf, at_root, "recvbuf");
-    if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE) {
+    if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE && c.is_member(root)) {
         rc = check_side(c, rbuf, rcount, rtype, "recvbuf", "recvtype", &recv);
     }
     if (rc == MPI_SUCCESS && at_root && vector) {

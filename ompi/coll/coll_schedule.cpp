@@ -79,6 +79,10 @@ Schedule::Schedule(Communicator *comm, Uses uses)
     : comm_(comm), tag_(next_tag(comm)), holds_uses_(uses == Uses::Hold), mem_(take_memory()),
       steps_(mem_->steps), in_flight_(mem_->in_flight)
 {
+    if (comm->is_inter() && comm->local_comm != nullptr) {
+        local_ = comm->local_comm;
+        local_tag_ = next_tag(local_);
+    }
 }
 
 Schedule::Schedule(Communicator *comm, int tag)
@@ -137,29 +141,29 @@ void Schedule::add(const Step &step)
 
 void Schedule::send(const void *buf, std::size_t count, const Datatype *type, int peer)
 {
-    add({Kind::Send, peer, buf, nullptr, count, type, 0, nullptr, nullptr});
+    add({Kind::Send, local_group_, peer, buf, nullptr, count, type, 0, nullptr, nullptr});
 }
 
 void Schedule::recv(void *buf, std::size_t count, const Datatype *type, int peer)
 {
-    add({Kind::Recv, peer, nullptr, buf, count, type, 0, nullptr, nullptr});
+    add({Kind::Recv, local_group_, peer, nullptr, buf, count, type, 0, nullptr, nullptr});
 }
 
 void Schedule::copy(const void *src, std::size_t scount, const Datatype *stype, void *dst, std::size_t dcount,
                     const Datatype *dtype)
 {
-    add({Kind::Copy, MPI_PROC_NULL, src, dst, scount, stype, dcount, dtype, nullptr});
+    add({Kind::Copy, false, MPI_PROC_NULL, src, dst, scount, stype, dcount, dtype, nullptr});
 }
 
 void Schedule::reduce(const void *in, void *inout, std::size_t count, const Datatype *type, const Op *op)
 {
-    add({Kind::Reduce, MPI_PROC_NULL, in, inout, count, type, 0, nullptr, op});
+    add({Kind::Reduce, false, MPI_PROC_NULL, in, inout, count, type, 0, nullptr, op});
 }
 
 void Schedule::round()
 {
     if (!steps_.empty() && steps_.back().kind != Kind::Round) {
-        add({Kind::Round, MPI_PROC_NULL, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr});
+        add({Kind::Round, false, MPI_PROC_NULL, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr});
     }
 }
 
@@ -207,12 +211,14 @@ void Schedule::run_round()
             return;
         case Kind::Send:
             if (s.peer != MPI_PROC_NULL) {
-                in_flight_.push_back(pml::isend(s.src, s.count, s.type, s.peer, tag_, comm_));
+                in_flight_.push_back(s.local ? pml::isend(s.src, s.count, s.type, s.peer, local_tag_, local_)
+                                             : pml::isend(s.src, s.count, s.type, s.peer, tag_, comm_));
             }
             break;
         case Kind::Recv:
             if (s.peer != MPI_PROC_NULL) {
-                in_flight_.push_back(pml::irecv(s.dst, s.count, s.type, s.peer, tag_, comm_));
+                in_flight_.push_back(s.local ? pml::irecv(s.dst, s.count, s.type, s.peer, local_tag_, local_)
+                                             : pml::irecv(s.dst, s.count, s.type, s.peer, tag_, comm_));
             }
             break;
         case Kind::Copy:

@@ -60,10 +60,17 @@ public:
     int rank() const { return comm_->rank; }
     int size() const { return comm_->size; }
     int tag() const { return tag_; }
+    /* An intercommunicator's remote group (0 on an intracommunicator). */
+    int remote_size() const { return comm_->remote_size(); }
 
-    /* Building. Peers may be MPI_PROC_NULL (the step does nothing). */
+    /* Building. Peers may be MPI_PROC_NULL (the step does nothing). On an intercommunicator they are
+     * ranks of the remote group, except while local_group(true) is in force: then of the local group,
+     * over the intercommunicator's hidden local_comm with a tag of that communicator's own collective
+     * numbering (taken when the schedule was made: every process of a group makes the same schedules
+     * in the same order). */
     void send(const void *buf, std::size_t count, const Datatype *type, int peer);
     void recv(void *buf, std::size_t count, const Datatype *type, int peer);
+    void local_group(bool on) { local_group_ = on && local_ != nullptr; }
     /* dst gets src's packed stream, as a message from src to dst would (a longer src is
      * MPI_ERR_TRUNCATE). */
     void copy(const void *src, std::size_t scount, const Datatype *stype, void *dst, std::size_t dcount,
@@ -90,6 +97,7 @@ private:
     enum class Kind : std::uint8_t { Send, Recv, Copy, Reduce, Round };
     struct Step {
         Kind kind;
+        bool local;              /* send, receive: within the local group (local_) */
         int peer;
         const void *src;
         void *dst;
@@ -124,6 +132,9 @@ private:
 
     Communicator *comm_;
     int tag_;
+    Communicator *local_ = nullptr; /* an intercommunicator's local_comm, and the tag there */
+    int local_tag_ = 0;
+    bool local_group_ = false;
     bool holds_uses_;
     std::unique_ptr<Memory> mem_;
     std::vector<Step> &steps_;

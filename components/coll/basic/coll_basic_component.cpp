@@ -26,10 +26,10 @@ int init_query(bool, bool)
     return TESSERA_SUCCESS;
 }
 
-mca_coll_base_module_t *comm_query(struct tessera_comm *, int *out_priority)
+mca_coll_base_module_t *comm_query(struct tessera_comm *comm, int *out_priority)
 {
     *out_priority = priority;
-    return module_create();
+    return module_create(coll::of(comm)->is_inter());
 }
 
 } // namespace

@@ -14,21 +14,34 @@ const Datatype *byte_type()
 
 } // namespace
 
-/* Everyone tells rank 0 it has arrived; rank 0 then lets everyone go. */
-void barrier(Schedule &s)
+void barrier_fan_in(Schedule &s)
 {
     if (s.rank() != 0) {
         s.send(nullptr, 0, byte_type(), 0);
-        s.recv(nullptr, 0, byte_type(), 0);
         return;
     }
     for (int peer = 1; peer < s.size(); ++peer) {
         s.recv(nullptr, 0, byte_type(), peer);
     }
-    s.round();
+}
+
+void barrier_fan_out(Schedule &s)
+{
+    if (s.rank() != 0) {
+        s.recv(nullptr, 0, byte_type(), 0);
+        return;
+    }
     for (int peer = 1; peer < s.size(); ++peer) {
         s.send(nullptr, 0, byte_type(), peer);
     }
+}
+
+/* Everyone tells rank 0 it has arrived; rank 0 then lets everyone go. */
+void barrier(Schedule &s)
+{
+    barrier_fan_in(s);
+    s.round();
+    barrier_fan_out(s);
 }
 
 void allgatherv(Schedule &s, const void *sbuf, std::size_t scount, const Datatype *stype, void *rbuf,

@@ -209,8 +209,12 @@ int init_query(bool, bool)
     return TESSERA_SUCCESS;
 }
 
-mca_coll_base_module_t *comm_query(struct tessera_comm *, int *out_priority)
+/* Intracommunicators only: basic serves intercommunicators. */
+mca_coll_base_module_t *comm_query(struct tessera_comm *comm, int *out_priority)
 {
+    if (coll::of(comm)->is_inter()) {
+        return nullptr;
+    }
     *out_priority = params.priority;
     return module_create();
 }
