@@ -204,6 +204,11 @@ void Schedule::fail(int code)
 
 void Schedule::run_round()
 {
+    /* Whether this rank also receives in the round: its sends are then exchanges (pml_single_copy). */
+    bool receives = false;
+    for (std::size_t i = next_; i < steps_.size() && steps_[i].kind != Kind::Round && !receives; ++i) {
+        receives = steps_[i].kind == Kind::Recv && steps_[i].peer != MPI_PROC_NULL && steps_[i].count > 0;
+    }
     while (next_ < steps_.size()) {
         const Step &s = steps_[next_++];
         switch (s.kind) {
@@ -211,8 +216,8 @@ void Schedule::run_round()
             return;
         case Kind::Send:
             if (s.peer != MPI_PROC_NULL) {
-                in_flight_.push_back(s.local ? pml::isend(s.src, s.count, s.type, s.peer, local_tag_, local_)
-                                             : pml::isend(s.src, s.count, s.type, s.peer, tag_, comm_));
+                in_flight_.push_back(s.local ? pml::isend(s.src, s.count, s.type, s.peer, local_tag_, local_, receives)
+                                             : pml::isend(s.src, s.count, s.type, s.peer, tag_, comm_, receives));
             }
             break;
         case Kind::Recv:

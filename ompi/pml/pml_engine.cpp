@@ -31,6 +31,13 @@ namespace {
 
 constexpr mca_btl_base_tag_t kTag = MCA_BTL_TAG_PML;
 
+const mca_var_enum_value_t single_copy_values[] = {
+    {kSingleCopyNever, "never"},
+    {kSingleCopyExchange, "exchange"},
+    {kSingleCopyAlways, "always"},
+    {0, nullptr},
+};
+
 const mca_var_enum_value_t yield_values[] = {
     {kYieldOff, "off"},
     {kYieldOn, "on"},
@@ -597,6 +604,16 @@ int register_params()
                               &params.pipeline_depth);
     }
     if (rc >= 0) {
+        rc = mca_var_register("pml", "", "single_copy",
+                              "Which rendezvous sends offer their buffer to a receiver that can read it in one copy "
+                              "(a btl with btl_get, e.g. shm's cross-memory attach): always, never, or exchange (the "
+                              "sends of a collective step in which the sender also receives: each process then "
+                              "copies once instead of twice; a one-way transfer is faster copied in and out "
+                              "through the transport by both processes at once)",
+                              MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &params.single_copy);
+    }
+    if (rc >= 0) {
         rc = mca_var_register("mpi", "", "poll_spins",
                               "Empty progress passes before a waiting process yields the CPU (sched_yield, "
                               "see mpi_yield_when_idle)",
@@ -676,7 +693,9 @@ int start_send(Request *r)
     h.sender = reinterpret_cast<uint64_t>(r);
     r->rendezvous = true;
     const mca_btl_base_module_t *first = peer->modules[0].btl;
-    const bool offer = peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
+    const bool wanted = params.single_copy == kSingleCopyAlways ||
+                        (params.single_copy == kSingleCopyExchange && r->exchange);
+    const bool offer = wanted && peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
     if (offer) {
         h.flags |= kRtsAddress;
         r->address = reinterpret_cast<uint64_t>(payload);

@@ -15,6 +15,8 @@ namespace tessera::ompi::pml {
 
 /* mpi_yield_when_idle */
 inline constexpr int kYieldOff = 0, kYieldOn = 1, kYieldAuto = 2;
+/* pml_single_copy */
+inline constexpr int kSingleCopyNever = 0, kSingleCopyExchange = 1, kSingleCopyAlways = 2;
 
 /* Parameters (registered by register_params, from ompi_frameworks.cpp; checked by init()). */
 struct Params {
@@ -23,6 +25,7 @@ struct Params {
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
     int poll_spins_oversubscribed = 1; /* mpi_poll_spins_oversubscribed: the same when ranks outnumber cores */
     int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
+    int single_copy = kSingleCopyExchange; /* pml_single_copy: kSingleCopy* */
 };
 extern Params params;
 int register_params();

@@ -10,7 +10,7 @@ namespace tessera::ompi::pml {
 namespace {
 
 Request *start(Kind kind, const void *sbuf, void *rbuf, std::size_t count, const Datatype *type, int peer, int tag,
-               Communicator *comm)
+               Communicator *comm, bool exchange = false)
 {
     assert(tag < MPI_ANY_TAG && "internal traffic uses tags below MPI_ANY_TAG");
     Request *r = request_alloc();
@@ -22,6 +22,7 @@ Request *start(Kind kind, const void *sbuf, void *rbuf, std::size_t count, const
     request_set_comm(r, comm);
     r->peer = peer;
     r->tag = tag;
+    r->exchange = exchange;
     r->active = true;
     if (peer == MPI_PROC_NULL) {
         status_empty(&r->status);
@@ -39,9 +40,10 @@ Request *start(Kind kind, const void *sbuf, void *rbuf, std::size_t count, const
 
 } // namespace
 
-Request *isend(const void *buf, std::size_t count, const Datatype *type, int peer, int tag, Communicator *comm)
+Request *isend(const void *buf, std::size_t count, const Datatype *type, int peer, int tag, Communicator *comm,
+               bool exchange)
 {
-    return start(Kind::Send, buf, nullptr, count, type, peer, tag, comm);
+    return start(Kind::Send, buf, nullptr, count, type, peer, tag, comm, exchange);
 }
 
 Request *irecv(void *buf, std::size_t count, const Datatype *type, int peer, int tag, Communicator *comm)

@@ -40,9 +40,12 @@ inline constexpr int internal_tag(int first, int user_tag)
  * or a receive from `peer` (a specific rank or MPI_PROC_NULL), with an internal tag (<= -3). Always a
  * started request: a failure to start shows as its status's MPI_ERROR on a complete request. The
  * caller progresses it (wait_for, wait_until, progress) and gives it back with request_release. The
- * request holds the datatype until released.
+ * request holds the datatype until released. `exchange`: the caller also receives while this send
+ * runs (a step of a collective), which makes a single-copy read by the receiver worth it
+ * (pml_single_copy).
  */
-Request *isend(const void *buf, std::size_t count, const Datatype *type, int peer, int tag, Communicator *comm);
+Request *isend(const void *buf, std::size_t count, const Datatype *type, int peer, int tag, Communicator *comm,
+               bool exchange = false);
 Request *irecv(void *buf, std::size_t count, const Datatype *type, int peer, int tag, Communicator *comm);
 
 /* Completes a request the engine does not complete itself (Kind::Coll): marks it complete, and

@@ -20,7 +20,7 @@ Request *request_alloc()
     /* Field by field: the pack buffer keeps its capacity, and nothing is zeroed twice. */
     r->mode = SendMode::Standard;
     r->complete = true;
-    r->active = r->persistent = r->freed = r->matched = r->cancelled = r->rendezvous = false;
+    r->active = r->persistent = r->freed = r->matched = r->cancelled = r->rendezvous = r->exchange = false;
     r->sbuf = nullptr;
     r->rbuf = nullptr;
     r->count = r->bytes = r->msg_bytes = r->scheduled = r->delivered = 0;

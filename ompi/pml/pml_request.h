@@ -40,6 +40,7 @@ struct Request {
     bool matched = false;    /* receive: matched to a message; send: the receiver answered (CTS) */
     bool cancelled = false;
     bool rendezvous = false; /* send: RTS/CTS, data fragments striped */
+    bool exchange = false;   /* send: its process receives in the same step (pml_single_copy) */
 
     /* The operation. */
     const void *sbuf = nullptr;

@@ -26,7 +26,7 @@ struct Params {
     std::size_t eager_limit = 4096;
     std::size_t max_send_size = 32768; /* one slot's fragment, pml header included */
     unsigned fifo_depth = 32;          /* slots per (sender, receiver) ring */
-    int single_copy = kSingleCopyNone;
+    int single_copy = kSingleCopyAuto; /* offered; the pml uses it for exchanges (pml_single_copy) */
     std::size_t get_limit = 0; /* bytes per btl_get call; 0: any */
     unsigned latency = 200;    /* ns, estimate */
     unsigned bandwidth = 12000; /* MB/s, estimate */

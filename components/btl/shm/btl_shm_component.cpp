@@ -52,7 +52,9 @@ int register_params(const mca_base_component_t *)
          MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.fifo_depth},
         {"single_copy", "How a receiver may read a large message: auto (process_vm_readv from the sender's "
                         "buffer where the kernel allows it), cma (the same, warning where it is refused) or none "
-                        "(copy-in/copy-out through the rings; the faster on the 2-core VMs it was measured on)",
+                        "(copy-in/copy-out through the rings only). Which messages use it is the pml's choice "
+                        "(pml_single_copy: by default the exchanges of collectives; one-way transfers stream "
+                        "faster through the rings)",
          MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_4, &params.single_copy},
         {"get_limit", "Largest single-copy read (bytes) the pml asks for at once (0: any)", MCA_VAR_TYPE_SIZE, nullptr,
          MCA_INFO_LVL_5, &params.get_limit},
