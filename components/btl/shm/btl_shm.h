@@ -23,7 +23,7 @@ enum SingleCopy { kSingleCopyAuto = 0, kSingleCopyCma = 1, kSingleCopyNone = 2 }
 
 /* Parameters (btl_shm_*); defaults chosen by measurement on the 2-core VMs (docs/btl-shm.md). */
 struct Params {
-    std::size_t eager_limit = 4096;
+    std::size_t eager_limit = 16384;
     std::size_t max_send_size = 32768; /* one slot's fragment, pml header included */
     unsigned fifo_depth = 32;          /* slots per (sender, receiver) ring */
     int single_copy = kSingleCopyAuto; /* offered; the pml uses it for exchanges (pml_single_copy) */

@@ -63,13 +63,16 @@ struct Params {
     int bcast_chain_max_procs = 0;
     std::size_t reduce_rabenseifner_min_size = 0;
     std::size_t allreduce_rabenseifner_min_size = 0;
+    std::size_t allreduce_rabenseifner_min_size_np2 = 0;
     std::size_t allreduce_ring_min_size = 0;
     std::size_t reduce_scatter_ring_min_size = 0;
     std::size_t allgather_ring_min_size = 0;
+    int allgather_linear_max_procs = 0;
     std::size_t allgatherv_ring_min_size = 0;
     std::size_t alltoall_bruck_max_block = 0;
     int alltoall_bruck_min_procs = 0;
     std::size_t alltoall_linear_max_block = 0;
+    int alltoall_linear_max_procs = 0;
     std::size_t gather_binomial_max_block = 0;
     int gather_binomial_min_procs = 0;
     std::size_t scatter_binomial_max_block = 0;

@@ -93,9 +93,11 @@ void allreduce(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, con
     const std::size_t size = bytes(count, type);
     auto a = static_cast<Allreduce>(params.allreduce_algorithm);
     if (a == Allreduce::Auto) {
-        if (size < params.allreduce_rabenseifner_min_size || count < static_cast<std::size_t>(n)) {
+        const std::size_t rabenseifner =
+            n == 2 ? params.allreduce_rabenseifner_min_size_np2 : params.allreduce_rabenseifner_min_size;
+        if (size < rabenseifner || count < static_cast<std::size_t>(n)) {
             a = Allreduce::RecursiveDoubling;
-        } else if (!is_pow2(n) && size >= params.allreduce_ring_min_size) {
+        } else if (n > 2 && (!is_pow2(n) || size >= params.allreduce_ring_min_size)) {
             a = Allreduce::Ring;
         } else {
             a = Allreduce::Rabenseifner;
@@ -129,8 +131,8 @@ void reduce_scatter_with(int algorithm, Schedule &s, const void *sbuf, void *rbu
     }
     auto a = static_cast<ReduceScatter>(algorithm);
     if (a == ReduceScatter::Auto) {
-        a = is_pow2(n) || bytes(total, type) < params.reduce_scatter_ring_min_size ? ReduceScatter::RecursiveHalving
-                                                                                    : ReduceScatter::Ring;
+        const bool ring = (n == 2 || !is_pow2(n)) && bytes(total, type) >= params.reduce_scatter_ring_min_size;
+        a = ring ? ReduceScatter::Ring : ReduceScatter::RecursiveHalving;
     }
     if (!op->commutative) {
         a = ReduceScatter::ReduceThenScatter;
@@ -171,6 +173,8 @@ void allgather(Schedule &s, const void *sbuf, std::size_t scount, const Datatype
     if (a == Allgather::Auto) {
         if (bytes(rcount, rtype) * static_cast<std::size_t>(n) >= params.allgather_ring_min_size) {
             a = Allgather::Ring;
+        } else if (n <= params.allgather_linear_max_procs) {
+            a = Allgather::Linear;
         } else {
             a = is_pow2(n) ? Allgather::RecursiveDoubling : Allgather::Bruck;
         }
@@ -218,7 +222,9 @@ void alltoall(Schedule &s, const void *sbuf, std::size_t scount, const Datatype 
         if (s.size() >= params.alltoall_bruck_min_procs && block <= params.alltoall_bruck_max_block) {
             a = Alltoall::Bruck;
         } else {
-            a = block <= params.alltoall_linear_max_block ? Alltoall::Linear : Alltoall::Pairwise;
+            a = block <= params.alltoall_linear_max_block || s.size() <= params.alltoall_linear_max_procs
+                    ? Alltoall::Linear
+                    : Alltoall::Pairwise;
         }
     }
     switch (a) {
