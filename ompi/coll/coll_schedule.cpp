@@ -37,9 +37,7 @@ std::unique_ptr<Schedule::Memory> take_memory()
     }
     std::unique_ptr<Schedule::Memory> m = std::move(spare_memory.back());
     spare_memory.pop_back();
-    for (const Schedule::Chunk &c : m->scratch) {
-        spare_scratch -= c.bytes;
-    }
+    spare_scratch -= m->scratch_bytes;
     return m;
 }
 
@@ -47,17 +45,13 @@ void give_memory(std::unique_ptr<Schedule::Memory> m)
 {
     m->steps.clear();
     m->in_flight.clear();
-    std::size_t bytes = 0;
-    for (const Schedule::Chunk &c : m->scratch) {
-        bytes += c.bytes;
-    }
-    while (spare_scratch + bytes > scratch_keep && !m->scratch.empty()) {
+    while (spare_scratch + m->scratch_bytes > scratch_keep && !m->scratch.empty()) {
         auto largest = std::max_element(m->scratch.begin(), m->scratch.end(),
                                         [](const Schedule::Chunk &a, const Schedule::Chunk &b) { return a.bytes < b.bytes; });
-        bytes -= largest->bytes;
+        m->scratch_bytes -= largest->bytes;
         m->scratch.erase(largest);
     }
-    spare_scratch += bytes;
+    spare_scratch += m->scratch_bytes;
     spare_memory.push_back(std::move(m));
 }
 
@@ -188,6 +182,7 @@ void *Schedule::scratch(std::size_t count, const Datatype *type)
     if (chunk.bytes < bytes) {
         /* Not zeroed: every algorithm writes its scratch before reading it. */
         chunk.memory = std::make_unique_for_overwrite<char[]>(bytes);
+        mem_->scratch_bytes += bytes - chunk.bytes;
         chunk.bytes = bytes;
     }
     const auto base = reinterpret_cast<std::uintptr_t>(chunk.memory.get());

@@ -119,6 +119,7 @@ public:
         std::vector<Step> steps;
         std::vector<pml::Request *> in_flight; /* of the running round */
         std::vector<Chunk> scratch;
+        std::size_t scratch_bytes = 0; /* of all chunks */
     };
     /* Schedule objects come from a free list. */
     static void *operator new(std::size_t bytes);
