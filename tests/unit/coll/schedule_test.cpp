@@ -169,5 +169,23 @@ TEST_F(CollSchedule, ScratchIsAlignedForTheType)
     }
 }
 
+TEST_F(CollSchedule, TheNextScheduleGetsTheMemoryOfTheLastOne)
+{
+    start(1, {{}});
+    ompi::coll::clear_cache();
+    const ompi::Datatype *dbl = ompi::datatype_lookup(MPI_DOUBLE);
+    void *first = nullptr;
+    {
+        Schedule s(&ompi::comm_world(), Schedule::Uses::None);
+        first = s.scratch(1000, dbl);
+        s.send(first, 0, dbl, MPI_PROC_NULL);
+        EXPECT_EQ(ompi::coll::run(s), MPI_SUCCESS);
+    }
+    Schedule again(&ompi::comm_world(), Schedule::Uses::None);
+    EXPECT_EQ(again.scratch(1000, dbl), first) << "a finished schedule's scratch buffer was not reused";
+    EXPECT_NE(again.scratch(10, dbl), first) << "one buffer handed out twice";
+    EXPECT_EQ(ompi::coll::run(again), MPI_SUCCESS);
+}
+
 } // namespace
 } // namespace tessera::test
