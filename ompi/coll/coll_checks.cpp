@@ -32,15 +32,15 @@ int check_root(const Call &c, int root)
 {
     if (c.inter()) {
         if (root != MPI_ROOT && root != MPI_PROC_NULL && (root < 0 || root >= c.peers())) {
-            return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is neither MPI_ROOT, MPI_PROC_NULL nor a rank "
-                                             "of the remote group of " + comm_label(*c.comm) + " (size " +
-                                             std::to_string(c.peers()) + ")");
+            return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) +
+                                             " is neither MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group of " +
+                                             comm_label(*c.comm) + " (size " + std::to_string(c.peers()) + ")");
         }
         return MPI_SUCCESS;
     }
     if (root < 0 || root >= c.size()) {
-        return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is not a rank of " + comm_label(*c.comm) + " (size " +
-                                         std::to_string(c.size()) + ")");
+        return c.raise(MPI_ERR_ROOT, "root " + std::to_string(root) + " is not a rank of " + comm_label(*c.comm) +
+                                         " (size " + std::to_string(c.size()) + ")");
     }
     return MPI_SUCCESS;
 }
@@ -48,7 +48,8 @@ int check_root(const Call &c, int root)
 int check_intra(const Call &c)
 {
     if (c.inter()) {
-        return c.raise(MPI_ERR_COMM, std::string(c.function) + " is not defined on an intercommunicator (MPI-4.1 6.11)");
+        return c.raise(MPI_ERR_COMM,
+                       std::string(c.function) + " is not defined on an intercommunicator (MPI-4.1 6.11)");
     }
     return MPI_SUCCESS;
 }

@@ -47,7 +47,9 @@ void give_memory(std::unique_ptr<Schedule::Memory> m)
     m->in_flight.clear();
     while (spare_scratch + m->scratch_bytes > scratch_keep && !m->scratch.empty()) {
         auto largest = std::max_element(m->scratch.begin(), m->scratch.end(),
-                                        [](const Schedule::Chunk &a, const Schedule::Chunk &b) { return a.bytes < b.bytes; });
+                                        [](const Schedule::Chunk &a, const Schedule::Chunk &b) {
+                                            return a.bytes < b.bytes;
+                                        });
         m->scratch_bytes -= largest->bytes;
         m->scratch.erase(largest);
     }
