@@ -75,8 +75,8 @@ void bcast_segmented(Schedule &s, void *buf, std::size_t count, const Datatype *
                      Children children, Depth depth)
 {
     const int n = s.size(), v = relative(s.rank(), root, n);
-    const std::size_t per =
-        params.bcast_segment_size == 0 ? std::max<std::size_t>(count, 1) : segment_count(params.bcast_segment_size, type);
+    const std::size_t per = params.bcast_segment_size == 0 ? std::max<std::size_t>(count, 1)
+                                                           : segment_count(params.bcast_segment_size, type);
     const std::size_t segments = (count + per - 1) / per;
     const auto piece = [&](std::size_t k) { return std::min(per, count - k * per); };
     const int d = depth(v);
