@@ -29,7 +29,7 @@ using coll::Schedule;
 enum class Barrier { Auto, Linear, Dissemination };
 enum class Bcast { Auto, Linear, Binomial, Pipeline, Binary };
 enum class Reduce { Auto, Binomial, Rabenseifner };
-enum class Allreduce { Auto, RecursiveDoubling, Ring, Rabenseifner };
+enum class Allreduce { Auto, RecursiveDoubling, Ring, Rabenseifner, Linear };
 enum class ReduceScatter { Auto, ReduceThenScatter, RecursiveHalving, Ring };
 enum class Allgather { Auto, Linear, Bruck, RecursiveDoubling, Ring };
 enum class Allgatherv { Auto, Linear, Ring };
@@ -62,6 +62,8 @@ struct Params {
     std::size_t bcast_pipeline_min_size = 0;
     int bcast_chain_max_procs = 0;
     std::size_t reduce_rabenseifner_min_size = 0;
+    std::size_t allreduce_linear_max_size = 0;
+    int allreduce_linear_max_procs = 0;
     std::size_t allreduce_rabenseifner_min_size = 0;
     std::size_t allreduce_rabenseifner_min_size_np2 = 0;
     std::size_t allreduce_ring_min_size = 0;
@@ -124,7 +126,10 @@ void reduce_binomial(Schedule &s, const void *sbuf, void *rbuf, std::size_t coun
 void reduce_rabenseifner(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, const Datatype *type,
                          const Op *op, int root);
 
-/* Keeps rank order. */
+/* Keeps rank order. Linear: rank 0 takes every operand at once, reduces them in rank order and sends
+ * everyone the result (two steps: for small vectors on few, oversubscribed ranks). */
+void allreduce_linear(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, const Datatype *type,
+                      const Op *op);
 void allreduce_recursive_doubling(Schedule &s, const void *sbuf, void *rbuf, std::size_t count,
                                   const Datatype *type, const Op *op);
 /* Commutative ops only. */

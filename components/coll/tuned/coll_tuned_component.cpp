@@ -28,6 +28,8 @@ Params params = {
     .bcast_pipeline_min_size = std::size_t{512} << 10,
     .bcast_chain_max_procs = 8,
     .reduce_rabenseifner_min_size = std::size_t{2} << 20,
+    .allreduce_linear_max_size = 1024,
+    .allreduce_linear_max_procs = 4,
     .allreduce_rabenseifner_min_size = std::size_t{16} << 10,
     .allreduce_rabenseifner_min_size_np2 = std::size_t{512} << 10,
     .allreduce_ring_min_size = std::size_t{256} << 10,
@@ -52,7 +54,7 @@ const mca_var_enum_value_t bcast_names[] = {{0, "auto"},     {1, "linear"}, {2, 
                                             {3, "pipeline"}, {4, "binary"}, {0, nullptr}};
 const mca_var_enum_value_t reduce_names[] = {{0, "auto"}, {1, "binomial"}, {2, "rabenseifner"}, {0, nullptr}};
 const mca_var_enum_value_t allreduce_names[] = {
-    {0, "auto"}, {1, "recursive_doubling"}, {2, "ring"}, {3, "rabenseifner"}, {0, nullptr}};
+    {0, "auto"}, {1, "recursive_doubling"}, {2, "ring"}, {3, "rabenseifner"}, {4, "linear"}, {0, nullptr}};
 const mca_var_enum_value_t reduce_scatter_names[] = {
     {0, "auto"}, {1, "reduce_then_scatter"}, {2, "recursive_halving"}, {3, "ring"}, {0, nullptr}};
 const mca_var_enum_value_t allgather_names[] = {{0, "auto"},
@@ -98,7 +100,8 @@ const Var vars[] = {
     {"allreduce_algorithm",
      "MPI_Allreduce/MPI_Iallreduce: auto (see coll_tuned_allreduce_*), recursive_doubling (rank order kept), "
      "ring (reduce-scatter and allgather around a ring), rabenseifner (recursive halving, then recursive "
-     "doubling); ring and rabenseifner need a commutative op, otherwise recursive_doubling runs",
+     "doubling), linear (rank 0 takes every operand, reduces in rank order and sends the result); ring and "
+     "rabenseifner need a commutative op, otherwise recursive_doubling runs",
      MCA_VAR_TYPE_ENUM, allreduce_names, MCA_INFO_LVL_5, &params.allreduce_algorithm},
     {"reduce_scatter_algorithm",
      "MPI_Reduce_scatter/MPI_Ireduce_scatter: auto (see coll_tuned_reduce_scatter_ring_min_size), "
@@ -152,6 +155,12 @@ const Var vars[] = {
      "auto: reductions to a root of at least this many bytes (commutative ops) use Rabenseifner's algorithm; "
      "smaller ones the binomial tree",
      MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.reduce_rabenseifner_min_size},
+    {"allreduce_linear_max_size",
+     "auto: allreduces of at most this many bytes run linear on communicators of 3 to "
+     "coll_tuned_allreduce_linear_max_procs ranks (two steps: fewer wake-ups when ranks share cores)",
+     MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.allreduce_linear_max_size},
+    {"allreduce_linear_max_procs", "auto: the largest communicator on which small allreduces run linear",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.allreduce_linear_max_procs},
     {"allreduce_rabenseifner_min_size",
      "auto: on communicators of 3 or more ranks, allreduces of at least this many bytes (commutative ops) use "
      "Rabenseifner's algorithm or the ring; smaller ones recursive doubling",

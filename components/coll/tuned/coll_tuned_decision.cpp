@@ -95,7 +95,9 @@ void allreduce(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, con
     if (a == Allreduce::Auto) {
         const std::size_t rabenseifner =
             n == 2 ? params.allreduce_rabenseifner_min_size_np2 : params.allreduce_rabenseifner_min_size;
-        if (size < rabenseifner || count < static_cast<std::size_t>(n)) {
+        if (n > 2 && n <= params.allreduce_linear_max_procs && size <= params.allreduce_linear_max_size) {
+            a = Allreduce::Linear;
+        } else if (size < rabenseifner || count < static_cast<std::size_t>(n)) {
             a = Allreduce::RecursiveDoubling;
         } else if (n > 2 && (!is_pow2(n) || size >= params.allreduce_ring_min_size)) {
             a = Allreduce::Ring;
@@ -103,10 +105,13 @@ void allreduce(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, con
             a = Allreduce::Rabenseifner;
         }
     }
-    if (!op->commutative) {
+    if (!op->commutative && a != Allreduce::Linear) {
         a = Allreduce::RecursiveDoubling;
     }
     switch (a) {
+    case Allreduce::Linear:
+        allreduce_linear(s, sbuf, rbuf, count, type, op);
+        break;
     case Allreduce::Ring:
         allreduce_ring(s, sbuf, rbuf, count, type, op);
         break;

@@ -108,6 +108,43 @@ void reduce_rabenseifner(Schedule &s, const void *sbuf, void *rbuf, std::size_t 
     }
 }
 
+void allreduce_linear(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, const Datatype *type,
+                      const Op *op)
+{
+    const int n = s.size(), me = s.rank();
+    const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    if (me != 0) {
+        s.send(own, count, type, 0);
+        s.round();
+        s.recv(rbuf, count, type, 0);
+        return;
+    }
+    /* Operand r lands in scratch, the last in recvbuf: acc = a(r) op acc from the last rank down keeps
+     * a0 op (a1 op (...)). In place, rank 0's own operand is in recvbuf, which the last rank's
+     * operand would overwrite, so it is saved first. */
+    if (n > 1 && own == rbuf) {
+        void *saved = s.scratch(count, type);
+        s.copy(rbuf, count, type, saved, count, type);
+        own = saved;
+    }
+    std::vector<void *> operands(static_cast<std::size_t>(n));
+    for (int r = 1; r < n; ++r) {
+        operands[static_cast<std::size_t>(r)] = r == n - 1 ? rbuf : s.scratch(count, type);
+        s.recv(operands[static_cast<std::size_t>(r)], count, type, r);
+    }
+    s.round();
+    operands[0] = const_cast<void *>(own);
+    if (n == 1 && own != rbuf) {
+        s.copy(own, count, type, rbuf, count, type);
+    }
+    for (int r = n - 2; r >= 0; --r) {
+        s.reduce(operands[static_cast<std::size_t>(r)], rbuf, count, type, op);
+    }
+    for (int r = 1; r < n; ++r) {
+        s.send(rbuf, count, type, r);
+    }
+}
+
 /*
  * Recursive doubling over the folded ranks: partners exchange their partial results and both reduce,
  * the lower rank's on the left. The first exchange reads the operand where it is; afterwards the
