@@ -8,6 +8,7 @@
 #include "mca/constants.h"
 #include "ompi/datatype/datatype.h"
 #include "ompi/pml/pml_wire.h"
+#include "ompi/pml/pml_internal.h"
 #include "pml_fixture.h"
 
 namespace tessera::test {
@@ -152,6 +153,7 @@ TEST_F(PmlProtocol, PipelineDepthBoundsFragmentsHeldByTheTransports)
 TEST_F(PmlProtocol, SingleCopyReadsTheSendersBuffer)
 {
     start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
+    ompi::pml::params.single_copy = ompi::pml::kSingleCopyAlways;
     btl->get_result = TESSERA_SUCCESS;
     const std::vector<char> data = pattern(70000, 9);
     std::vector<char> got(data.size());
@@ -171,6 +173,7 @@ TEST_F(PmlProtocol, SingleCopyReadsTheSendersBuffer)
 TEST_F(PmlProtocol, SingleCopyRefusedFallsBackToFragments)
 {
     start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
+    ompi::pml::params.single_copy = ompi::pml::kSingleCopyAlways;
     btl->get_result = TESSERA_ERR_NOT_SUPPORTED;
     const std::vector<char> data = pattern(70000, 5);
     std::vector<char> got(data.size());
@@ -183,6 +186,34 @@ TEST_F(PmlProtocol, SingleCopyRefusedFallsBackToFragments)
     EXPECT_EQ(got, data);
     release(r);
     release(s);
+}
+
+/* pml_single_copy=exchange (the default): an application's send streams through the transport; an
+ * internal send whose process receives in the same step (a collective's exchange) offers its buffer. */
+TEST_F(PmlProtocol, SingleCopyByDefaultOnlyForExchanges)
+{
+    start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
+    ASSERT_EQ(ompi::pml::params.single_copy, ompi::pml::kSingleCopyExchange);
+    btl->get_result = TESSERA_SUCCESS;
+    const std::vector<char> data = pattern(70000, 3);
+    std::vector<char> got(data.size());
+    Request *s = isend(1, 0, data.data(), data.size());
+    Request *r = irecv(1, 0, got.data(), got.size());
+    btl->deliver_all();
+    EXPECT_EQ(btl->gets, 0u);
+    EXPECT_EQ(got, data);
+    release(r);
+    release(s);
+
+    std::vector<char> again(data.size());
+    const ompi::Datatype *bytes = ompi::datatype_lookup(MPI_BYTE);
+    Request *xs = ompi::pml::isend(data.data(), data.size(), bytes, 1, -20, &ompi::comm_world(), true);
+    Request *xr = ompi::pml::irecv(again.data(), again.size(), bytes, 1, -20, &ompi::comm_world());
+    btl->deliver_all();
+    EXPECT_EQ(btl->gets, 1u);
+    EXPECT_EQ(again, data);
+    release(xr);
+    release(xs);
 }
 
 TEST_F(PmlProtocol, SynchronousSendCompletesOnlyOnceMatched)
