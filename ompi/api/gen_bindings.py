@@ -47,6 +47,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
 from gen_common import write_atomically  # noqa: E402
+from gen_trace import hooks_needed  # noqa: E402
 
 HEADER_GUARD = "TESSERA_MPI_DISPATCH_H_INCLUDED"
 
@@ -180,6 +181,7 @@ def gen_header(api: mpi_api.Api) -> str:
          f"#ifndef {HEADER_GUARD}", f"#define {HEADER_GUARD}", "",
          "#include <stddef.h>", "#include <mpi.h>", "",
          "/* The per-thread \"inside the runtime\" depth the bindings read (issue 4, decision 6). */",
+         '#include "frameworks/trace/base/hook_mask.h"',
          '#include "frameworks/translator/base/reentry.h"', "",
          "#if defined(__cplusplus)", 'extern "C" {', "#endif", "",
          f"#define TESSERA_MPI_FUNCTION_COUNT {len(api.functions)}", "",
@@ -201,10 +203,10 @@ def gen_header(api: mpi_api.Api) -> str:
           "extern const tessera_mpi_dispatch_t tessera_mpi_unsupported_fallbacks;", "",
           "/* Each function's traced variant (mpi_trace.c, gen_trace.py): it reports the call to the trace",
           " * framework around the call through tessera_mpi_dispatch. A binding takes it while",
-          " * mca_trace_base_module_count (the active trace modules, frameworks/trace/base/base.h) is not 0;",
+          " * an active trace module has a hook the call feeds (mca_trace_base_hook_mask, gen_trace.hooks_needed);",
           " * MPI_Init and MPI_Init_thread always do (tracing starts when they return). */",
           "extern const tessera_mpi_dispatch_t tessera_mpi_traced;",
-          "extern size_t mca_trace_base_module_count;", "",
+          "",
           "/* Non-zero once the table is filled. */",
           "extern int tessera_mpi_dispatch_ready;", "",
           "/* The table's initial content: every entry bootstraps, then calls the filled entry. */",
@@ -321,7 +323,8 @@ def gen_source(api: mpi_api.Api) -> str:
             o.append("}")
         else:
             traced_call = f"{traced}({call_args(f)})"
-            o.append("    if (TESSERA_MPI_UNLIKELY(__atomic_load_n(&mca_trace_base_module_count, __ATOMIC_RELAXED)))")
+            o.append(f"    if (TESSERA_MPI_UNLIKELY(__atomic_load_n(&mca_trace_base_hook_mask, __ATOMIC_RELAXED) & "
+                     f"({hooks_needed(f)})))")
             o.append(f"        return {traced_call};" if ret else f"        {{ {traced_call}; return; }}")
             o.append(f"    {ret}__atomic_load_n(&tessera_mpi_dispatch.{slot(f)}, __ATOMIC_RELAXED)({call_args(f)});")
             o.append("}")

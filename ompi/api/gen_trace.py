@@ -248,6 +248,37 @@ def comm_lifetime(f, b: Body):
             b.after.append(f"tessera_trace_comm_ended(rc_, ended_{a.name});")
 
 
+def hooks_needed(f: mpi_api.Function) -> str:
+    """The hooks (frameworks/trace/base/hook_mask.h) whose modules need the traced variant of f: PMPI_x
+    takes it only while an active module has one of them. Every call is a region; what it feeds besides
+    follows from its role; a call that makes, ends or renames a communicator keeps the feed's table of
+    communicators right for every event, and a request's records serve all the request hooks."""
+    role = f.attrs.get("trace", "")
+    kind, _, op = role.partition(":")
+    makes_request = maybe(f, lambda a: a.kind == "handle:request" and a.direction == "out") is not None
+    comm_lifetime_arg = any(a.kind == "handle:comm" and a.is_pointer and not a.is_array and
+                            a.direction in ("out", "inout") for a in f.args)
+    if role == "comm_name" or comm_lifetime_arg:
+        return "MCA_TRACE_HOOK_ALL"
+    needed = ["MCA_TRACE_HOOK_REGION"]
+    if kind == "coll":
+        needed.append("MCA_TRACE_HOOK_COLLECTIVE")
+        if makes_request:
+            needed.append("MCA_TRACE_HOOK_REQUESTS")
+    elif role == "send":
+        needed.append("MCA_TRACE_HOOK_SEND")
+    elif role == "recv":
+        needed.append("MCA_TRACE_HOOK_RECV")
+    elif role == "sendrecv":
+        needed += ["MCA_TRACE_HOOK_SEND", "MCA_TRACE_HOOK_RECV"]
+    elif role in ("mprobe", "mrecv"):
+        # The probe remembers the message's communicator for the receive that takes it.
+        needed += ["MCA_TRACE_HOOK_RECV", "MCA_TRACE_HOOK_REQUESTS"]
+    elif role:
+        needed.append("MCA_TRACE_HOOK_REQUESTS")
+    return " | ".join(needed)
+
+
 def traced(f: mpi_api.Function, index: int) -> list[str]:
     role = f.attrs.get("trace", "")
     ret = f.ret != "void"

@@ -20,6 +20,7 @@ std::string coll_init(bool thread_multiple)
 void coll_finalize()
 {
     pml::progress_hook_remove(coll::progress_requests);
+    coll::clear_cache();
     tessera_coll_base_finalize();
 }
 

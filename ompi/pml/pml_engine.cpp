@@ -25,6 +25,7 @@
 namespace tessera::ompi::pml {
 
 Params params;
+int idle_spins = Params{}.poll_spins;
 
 namespace {
 
@@ -603,6 +604,14 @@ int register_params()
                               &params.poll_spins);
     }
     if (rc >= 0) {
+        rc = mca_var_register("mpi", "", "poll_spins_oversubscribed",
+                              "Empty progress passes before a waiting process yields the CPU when this host's ranks "
+                              "outnumber its online cores (instead of mpi_poll_spins): a peer then waits for the "
+                              "core the spinning rank holds",
+                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                              &params.poll_spins_oversubscribed);
+    }
+    if (rc >= 0) {
         rc = mca_var_register("mpi", "", "yield_when_idle",
                               "Whether a waiting process yields the CPU after mpi_poll_spins empty passes: on, "
                               "off (spin only), or auto (on when this host's ranks outnumber its online cores)",
@@ -620,6 +629,10 @@ std::string check_params(const Params &p)
     }
     if (p.poll_spins < 0) {
         return "mpi_poll_spins: value " + std::to_string(p.poll_spins) + " must be 0 or more";
+    }
+    if (p.poll_spins_oversubscribed < 0) {
+        return "mpi_poll_spins_oversubscribed: value " + std::to_string(p.poll_spins_oversubscribed) +
+               " must be 0 or more";
     }
     if (p.eager_limit != 0 && p.eager_limit <= sizeof(MatchHeader)) {
         return "pml_eager_limit: value " + std::to_string(p.eager_limit) + " must be 0 (the btl decides) or more than " +
@@ -835,8 +848,9 @@ int init()
     }
     Runtime &rt = runtime();
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    yield_enabled = params.yield_when_idle == kYieldOn ||
-                    (params.yield_when_idle == kYieldAuto && (cores < 1 || rt.launch.local_size > cores));
+    const bool oversubscribed = cores < 1 || rt.launch.local_size > cores;
+    yield_enabled = params.yield_when_idle == kYieldOn || (params.yield_when_idle == kYieldAuto && oversubscribed);
+    idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
     Communicator &world = comm_world();
     Communicator &self = comm_self();
     world.procs = rt.world_procs;

@@ -15,10 +15,12 @@
 
 #include <mpi.h>
 
+#include "ompi/trace/trace_feed.h"
+
 namespace tessera::ompi::trace {
 
-inline constexpr uint64_t kWorldId = 0;
-inline constexpr uint64_t kSelfId = 1;
+inline constexpr uint64_t kWorldId = TESSERA_TRACE_WORLD_ID;
+inline constexpr uint64_t kSelfId = TESSERA_TRACE_SELF_ID;
 inline constexpr uint64_t kUnknownComm = ~uint64_t{0}; /* a message whose probe was not seen */
 
 class Comms {

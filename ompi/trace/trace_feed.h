@@ -58,6 +58,25 @@ static inline MPI_Status *tessera_trace_status(MPI_Status *given, MPI_Status *lo
     return given == MPI_STATUS_IGNORE && TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_RECV) ? local : given;
 }
 
+/* The trace ids of the predefined communicators (trace_comms.h names the others). */
+#define TESSERA_TRACE_WORLD_ID 0
+#define TESSERA_TRACE_SELF_ID 1
+
+/* The sizes of the predefined datatypes (ABI handles below TESSERA_TRACE_PREDEFINED_LIMIT,
+ * docs/translator.md; their sizes never change), each size + 1 once asked, 0 before. */
+#define TESSERA_TRACE_PREDEFINED_LIMIT 0x1000
+extern TESSERA_TRACE_INTERNAL uint32_t tessera_trace_type_sizes[TESSERA_TRACE_PREDEFINED_LIMIT];
+static inline int tessera_trace_cached_size(MPI_Datatype type, uint64_t *size)
+{
+    const uintptr_t handle = (uintptr_t)type;
+    if (handle >= TESSERA_TRACE_PREDEFINED_LIMIT) {
+        return 0;
+    }
+    const uint32_t cached = __atomic_load_n(&tessera_trace_type_sizes[handle], __ATOMIC_RELAXED);
+    *size = (uint64_t)cached - 1;
+    return cached != 0;
+}
+
 /* Blocking point-to-point: a send about to start; a receive that returned rc with `status`. */
 TESSERA_TRACE_INTERNAL void tessera_trace_send_event(MPI_Comm comm, int dest, int tag, MPI_Count count,
                                                      MPI_Datatype type);
@@ -65,7 +84,15 @@ TESSERA_TRACE_INTERNAL void tessera_trace_recv_event(MPI_Comm comm, int rc, cons
 static inline void tessera_trace_send(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type)
 {
     if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_SEND)) {
-        tessera_trace_send_event(comm, dest, tag, count, type);
+        /* The common case without a call: a predefined communicator and datatype (size known). */
+        uint64_t size;
+        if ((comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) && dest != MPI_PROC_NULL &&
+            tessera_trace_cached_size(type, &size)) {
+            mca_trace_send(comm == MPI_COMM_WORLD ? TESSERA_TRACE_WORLD_ID : TESSERA_TRACE_SELF_ID, dest, tag,
+                           count > 0 ? size * (uint64_t)count : 0);
+        } else {
+            tessera_trace_send_event(comm, dest, tag, count, type);
+        }
     }
 }
 static inline void tessera_trace_recv(MPI_Comm comm, int rc, const MPI_Status *status)

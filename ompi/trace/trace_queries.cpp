@@ -1,17 +1,12 @@
 #include "ompi/trace/trace_queries.h"
 
-#include <array>
-#include <atomic>
+#include "ompi/trace/trace_feed.h"
+
 #include <numeric>
 
 namespace tessera::ompi::trace {
 
 namespace {
-
-/* ABI predefined handles are below 0x1000 (docs/translator.md); their sizes never change. The cache
- * holds size + 1 so that zero means "not asked yet". */
-constexpr uintptr_t kPredefinedLimit = 0x1000;
-std::array<std::atomic<uint32_t>, kPredefinedLimit> predefined_sizes{};
 
 uint64_t ask_type_size(MPI_Datatype type, bool *ok)
 {
@@ -34,6 +29,12 @@ uint64_t ask_type_size(MPI_Datatype type, bool *ok)
 
 } // namespace
 
+} // namespace tessera::ompi::trace
+
+uint32_t tessera_trace_type_sizes[TESSERA_TRACE_PREDEFINED_LIMIT];
+
+namespace tessera::ompi::trace {
+
 uint64_t type_bytes(MPI_Count count, MPI_Datatype type)
 {
     if (count <= 0 || type == nullptr || type == MPI_DATATYPE_NULL) {
@@ -41,16 +42,13 @@ uint64_t type_bytes(MPI_Count count, MPI_Datatype type)
     }
     const auto handle = reinterpret_cast<uintptr_t>(type);
     uint64_t size = 0;
-    if (handle < kPredefinedLimit) {
-        uint32_t cached = predefined_sizes[handle].load(std::memory_order_relaxed);
-        if (cached == 0) {
+    if (handle < TESSERA_TRACE_PREDEFINED_LIMIT) {
+        if (!tessera_trace_cached_size(type, &size)) {
             bool ok = false;
             size = ask_type_size(type, &ok);
             if (ok) {
-                predefined_sizes[handle].store(static_cast<uint32_t>(size) + 1, std::memory_order_relaxed);
+                __atomic_store_n(&tessera_trace_type_sizes[handle], static_cast<uint32_t>(size) + 1, __ATOMIC_RELAXED);
             }
-        } else {
-            size = cached - 1;
         }
     } else {
         bool ok = false;

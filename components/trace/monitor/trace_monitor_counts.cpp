@@ -18,6 +18,7 @@ Counter::Counter(bool per_thread) : generation_(next_generation.fetch_add(1)), p
 {
     if (!per_thread_) {
         tables_.push_back(std::make_unique<ThreadTable>());
+        shared_ = tables_.front().get();
     }
 }
 
@@ -38,24 +39,17 @@ Counter::ThreadTable &Counter::table_of_this_thread()
     return *static_cast<ThreadTable *>(thread_slot.table);
 }
 
-void Counter::count(uint64_t comm_id, int peer, uint64_t bytes)
+Counter::Cell *Counter::find_or_add(ThreadTable &t, const PeerKey &key)
 {
-    ThreadTable &t = per_thread_ ? table_of_this_thread() : *tables_.front();
-    PeerKey key{comm_id, peer};
-    Cell *cell = t.last;
-    if (cell == nullptr || !(t.last_key == key)) {
-        /* Only this thread inserts into its table, so looking up without the lock is safe. */
-        auto it = t.cells.find(key);
-        if (it == t.cells.end()) {
-            std::lock_guard lock(t.insert_mutex);
-            it = t.cells.try_emplace(key).first;
-        }
-        cell = &it->second;
-        t.last_key = key;
-        t.last = cell;
+    /* Only this thread inserts into its table, so looking up without the lock is safe. */
+    auto it = t.cells.find(key);
+    if (it == t.cells.end()) {
+        std::lock_guard lock(t.insert_mutex);
+        it = t.cells.try_emplace(key).first;
     }
-    cell->messages.store(cell->messages.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    cell->bytes.store(cell->bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+    t.last_key = key;
+    t.last = &it->second;
+    return t.last;
 }
 
 std::map<PeerKey, Totals> Counter::totals() const

@@ -42,8 +42,18 @@ public:
     Counter &operator=(const Counter &) = delete;
     ~Counter();
 
-    /* One message of `bytes` from this process to `peer` of communicator `comm_id`. */
-    void count(uint64_t comm_id, int peer, uint64_t bytes);
+    /* One message of `bytes` from this process to `peer` of communicator `comm_id`. Inline for the
+     * common case: the same peer as the thread's previous message. */
+    void count(uint64_t comm_id, int peer, uint64_t bytes)
+    {
+        ThreadTable &t = per_thread_ ? table_of_this_thread() : *shared_;
+        Cell *cell = t.last;
+        if (__builtin_expect(cell == nullptr || t.last_key.comm_id != comm_id || t.last_key.peer != peer, 0)) {
+            cell = find_or_add(t, PeerKey{comm_id, peer});
+        }
+        cell->messages.store(cell->messages.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        cell->bytes.store(cell->bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+    }
 
     /* The sum over every thread, in (communicator, peer) order. */
     std::map<PeerKey, Totals> totals() const;
@@ -67,11 +77,14 @@ private:
     };
 
     ThreadTable &table_of_this_thread();
+    /* The cell of `key` in `t`, made when new; it becomes t's last. */
+    static Cell *find_or_add(ThreadTable &t, const PeerKey &key);
 
     const uint64_t generation_; /* tells this counter's thread tables from an earlier one's */
     const bool per_thread_;
     mutable std::mutex tables_mutex_;
     std::vector<std::unique_ptr<ThreadTable>> tables_;
+    ThreadTable *shared_ = nullptr; /* below MPI_THREAD_MULTIPLE: the one table */
 };
 
 } // namespace tessera::ompi::trace_monitor

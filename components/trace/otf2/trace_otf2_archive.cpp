@@ -153,7 +153,7 @@ OTF2_FlushType Archive::pre_flush(void *, OTF2_FileType, OTF2_LocationRef, void 
 OTF2_TimeStamp Archive::post_flush(void *self, OTF2_FileType, OTF2_LocationRef)
 {
     auto *a = static_cast<Archive *>(self);
-    a->last_flush_ = a->clock_.now();
+    a->last_flush_ = a->encoding_time_ != 0 ? a->encoding_time_ : a->clock_.now();
     return a->last_flush_;
 }
 

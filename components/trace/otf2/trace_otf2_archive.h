@@ -3,7 +3,8 @@
  * collective: rank 0 prepares the directory (creating it, replacing an earlier archive) and tells the
  * others whether it could; then OTF2 (over the collective callbacks) creates the archive's layout.
  * Either step failing fails at every rank alike, so that all ranks trace or none does. Events go to
- * OTF2's buffers, which are written to <rank>.evt when trace_otf2_buffer_size is used up and at close.
+ * OTF2's buffers (from the hooks' records, encode), which are written to <rank>.evt when
+ * trace_otf2_buffer_size is used up and at close.
  * OTF2's own error messages are kept (not printed) for the reports of this component.
  */
 #ifndef TESSERA_COMPONENTS_TRACE_OTF2_TRACE_OTF2_ARCHIVE_H
@@ -17,6 +18,7 @@
 
 #include "components/trace/otf2/trace_otf2_clock.h"
 #include "components/trace/otf2/trace_otf2_collectives.h"
+#include "components/trace/otf2/trace_otf2_raw.h"
 #include "frameworks/trace/trace.h"
 
 namespace tessera::ompi::trace_otf2 {
@@ -40,6 +42,15 @@ public:
     /* The time of the last buffer flush, to keep the clock range of the rank's records. */
     uint64_t last_flush() const { return last_flush_; }
 
+    /* Turns the hooks' records into this rank's OTF2 events (nothing when the stream is broken). A flush
+     * of OTF2's buffers to the file meanwhile is stamped with the time of the record being written, so
+     * that the stream's times stay in order. */
+    void encode(RawBuffer &raw)
+    {
+        raw.encode(events_, &encoding_time_);
+        encoding_time_ = 0;
+    }
+
     /* Writes this rank's remaining events; false (with *why) when its file could not be written. */
     bool close_events(uint64_t *count, std::string *why);
     /* This rank's definitions file: the mapping of its communicator and region ids to global ones
@@ -61,6 +72,7 @@ private:
     OTF2_Archive *archive_ = nullptr;
     OTF2_EvtWriter *events_ = nullptr;
     uint64_t last_flush_ = 0;
+    uint64_t encoding_time_ = 0; /* while encoding: the time of the record being written */
     size_t buffer_size_ = 0;
     size_t chunk_size_ = 0;
     OTF2_ErrorCallback previous_error_callback_ = nullptr;

@@ -16,12 +16,14 @@ constexpr int kPriority = 20;
 
 const mca_var_enum_value_t clock_values[] = {{kClockAuto, "auto"}, {kClockMonotonic, "monotonic"}, {0, nullptr}};
 constexpr size_t kMinBufferSize = size_t{256} << 10; /* OTF2's smallest event chunk */
+constexpr size_t kMinRecordBufferSize = size_t{4} << 10;
 
 int register_params(const mca_base_component_t *)
 {
     params = Params{};
     params.dir = "./tessera-trace";
     params.buffer_size = size_t{16} << 20;
+    params.record_buffer_size = size_t{16} << 20;
     params.clock = kClockAuto;
     int rc = mca_var_register("trace", "otf2", "dir",
                               "Directory of the OTF2 archive (traces.otf2 and its files, one event stream per rank; "
@@ -36,6 +38,15 @@ int register_params(const mca_base_component_t *)
                           "written to the archive and recording goes on (at least 256k)",
                           MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
                           &params.buffer_size);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = mca_var_register("trace", "otf2", "record_buffer_size",
+                          "Memory for each rank's records as the MPI calls leave them (bytes, k/M/G suffixes; 40 "
+                          "bytes a record): when it is full, and at finalize, they are encoded into OTF2 events "
+                          "(at least 4k)",
+                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                          &params.record_buffer_size);
     if (rc < 0) {
         return rc;
     }
@@ -58,6 +69,12 @@ int open_component()
         tessera::mca::report(tessera::mca::Severity::Error, "trace_otf2_buffer_size: value " +
                                                                 std::to_string(params.buffer_size) +
                                                                 " is smaller than 256k, OTF2's smallest chunk");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if (params.record_buffer_size < kMinRecordBufferSize) {
+        tessera::mca::report(tessera::mca::Severity::Error, "trace_otf2_record_buffer_size: value " +
+                                                                std::to_string(params.record_buffer_size) +
+                                                                " is smaller than 4k");
         return TESSERA_ERR_BAD_PARAM;
     }
     return TESSERA_SUCCESS;

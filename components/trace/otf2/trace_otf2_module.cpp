@@ -1,7 +1,8 @@
 /*
- * trace otf2: the module. Every hook writes one OTF2 record to this rank's event stream (location =
- * MPI_COMM_WORLD rank), stamped with the common clock; under MPI_THREAD_MULTIPLE a mutex keeps the
- * stream's records whole and their times in order, and only the thread that initialized MPI records
+ * trace otf2: the module. Every hook appends one record for this rank's event stream (location =
+ * MPI_COMM_WORLD rank), stamped with the common clock, to a buffer of raw records (trace_otf2_raw.h)
+ * that becomes OTF2 events when it is full and at finalize; under MPI_THREAD_MULTIPLE a mutex keeps
+ * the stream's records whole and their times in order, and only the thread that initialized MPI records
  * regions: a location's regions must nest, and those of threads calling MPI at once would not (every
  * thread's messages are recorded). At finalize the rank writes its remaining events,
  * the ranks exchange their summaries (trace_otf2_summary.h), each writes the mapping of its ids to the
@@ -20,6 +21,7 @@
 #include "components/trace/otf2/trace_otf2.h"
 #include "components/trace/otf2/trace_otf2_archive.h"
 #include "components/trace/otf2/trace_otf2_global_defs.h"
+#include "components/trace/otf2/trace_otf2_raw.h"
 #include "components/trace/otf2/trace_otf2_summary.h"
 #include "components/trace/otf2/trace_otf2_unify.h"
 #include "mca/constants.h"
@@ -29,15 +31,18 @@ namespace tessera::ompi::trace_otf2 {
 namespace {
 
 struct State {
+    explicit State(size_t raw_bytes) : raw(raw_bytes) {}
     mca_trace_base_job_info_t job{};
     std::string hostname;
     std::string dir;
     Archive archive;
+    RawBuffer raw; /* the hooks' records, not yet in the archive */
     bool locking = false;
     pthread_t main_thread{}; /* under MPI_THREAD_MULTIPLE, the one whose regions are recorded */
-    std::mutex stream_mutex; /* the event stream, the clock range and the regions (when locking) */
+    std::mutex stream_mutex; /* the records, the clock range and the regions (when locking) */
     uint64_t first_time = 0;
     uint64_t last_time = 0;
+    RawKind last_kind = RawKind::CollectiveBegin; /* of the last record (below MPI_THREAD_MULTIPLE) */
     std::vector<const char *> region_names; /* by function index; NULL: never entered */
     std::mutex comms_mutex;
     std::vector<CommSummary> comms;
@@ -52,47 +57,84 @@ State &self(mca_trace_base_module_t *m)
     return *static_cast<State *>(m->module_state);
 }
 
-/* One record: the stream held (when other threads may write), the time taken inside. */
-class Record {
+/* Writes the buffered records into the archive. During the run (not at finalize) the time it took is
+ * recorded as a buffer flush from `since`, the time of the record that filled the buffer: the
+ * application stood still meanwhile. */
+void flush_records(State &s, uint64_t since, bool during_run)
+{
+    s.archive.encode(s.raw);
+    if (during_run) {
+        const uint64_t until = std::max(s.archive.clock().now(), since);
+        if (OTF2_EvtWriter *w = s.archive.events()) {
+            (void)OTF2_EvtWriter_BufferFlush(w, nullptr, since, until);
+        }
+        s.last_time = until;
+    }
+}
+
+/*
+ * Whether a record of `kind` may take the time of the record before it, `previous`, instead of reading
+ * the clock: the calls that follow one another within one MPI call without the runtime in between. An
+ * event a call reports before it calls the runtime follows its Enter at once (the send of MPI_Send,
+ * the isend or receive request of a nonblocking call or MPI_Start, a collective's begin); a blocking or
+ * nonblocking receive is reported after the runtime returned, and only the Leave follows it. Within one
+ * thread's stream only (below MPI_THREAD_MULTIPLE).
+ */
+bool same_moment(RawKind kind, RawKind previous)
+{
+    switch (kind) {
+    case RawKind::Send:
+    case RawKind::Isend:
+    case RawKind::IrecvRequest:
+    case RawKind::CollectiveBegin:
+        return previous == RawKind::Enter;
+    case RawKind::Leave:
+        return previous == RawKind::Recv || previous == RawKind::Irecv;
+    default:
+        return false;
+    }
+}
+
+/* One record appended: the stream held (when other threads may write), the time taken inside, never
+ * backwards within the stream (even across a migration between cores). */
+class Append {
 public:
-    explicit Record(State &s) : s_(s)
+    Append(State &s, RawKind kind) : s_(s)
     {
         if (s_.locking) {
             s_.stream_mutex.lock();
         }
-        /* Never backwards within the stream, even across a migration between cores. */
-        time = std::max(s_.archive.clock().now(), s_.last_time);
+        const uint64_t time = !s_.locking && same_moment(kind, s_.last_kind)
+                                  ? s_.last_time
+                                  : std::max(s_.archive.clock().now(), s_.last_time);
+        s_.last_kind = kind;
         if (s_.first_time == 0) {
             s_.first_time = time;
         }
         s_.last_time = time;
+        record = s_.raw.push();
+        record->time = time;
+        record->kind = kind;
     }
-    ~Record()
+    ~Append()
     {
+        if (s_.raw.full()) {
+            flush_records(s_, record->time, true);
+        }
         if (s_.locking) {
             s_.stream_mutex.unlock();
         }
     }
-    Record(const Record &) = delete;
-    Record &operator=(const Record &) = delete;
-    OTF2_EvtWriter *writer() const { return s_.archive.events(); }
+    Append(const Append &) = delete;
+    Append &operator=(const Append &) = delete;
 
-    uint64_t time;
+    RawRecord *record;
 
 private:
     State &s_;
 };
 
-/* Writes one record with the writer call `f(writer, time)` (nothing when the stream is broken). */
-template <class F> void record(mca_trace_base_module_t *m, F f)
-{
-    Record r(self(m));
-    if (OTF2_EvtWriter *w = r.writer()) {
-        (void)f(w, r.time);
-    }
-}
-
-OTF2_CommRef comm_ref(uint64_t comm_id)
+uint32_t comm_ref(uint64_t comm_id)
 {
     return static_cast<OTF2_CommRef>(comm_id);
 }
@@ -109,24 +151,24 @@ void on_region_enter(mca_trace_base_module_t *m, uint32_t function, const char *
     if (!records_regions(s)) {
         return;
     }
-    Record r(s);
+    Append r(s, RawKind::Enter);
+    r.record->a = function;
     if (function >= s.region_names.size()) {
         s.region_names.resize(function + 1, nullptr);
     }
     if (s.region_names[function] == nullptr) {
         s.region_names[function] = name;
     }
-    if (OTF2_EvtWriter *w = r.writer()) {
-        (void)OTF2_EvtWriter_Enter(w, nullptr, r.time, function);
-    }
 }
 
 void on_region_leave(mca_trace_base_module_t *m, uint32_t function, const char *)
 {
-    if (!records_regions(self(m))) {
+    State &s = self(m);
+    if (!records_regions(s)) {
         return;
     }
-    record(m, [function](OTF2_EvtWriter *w, uint64_t t) { return OTF2_EvtWriter_Leave(w, nullptr, t, function); });
+    Append r(s, RawKind::Leave);
+    r.record->a = function;
 }
 
 void on_comm_create(mca_trace_base_module_t *m, uint64_t comm_id, const char *name, int size, int,
@@ -150,67 +192,74 @@ void on_comm_create(mca_trace_base_module_t *m, uint64_t comm_id, const char *na
     }
 }
 
+/* A point-to-point record: peer, tag, communicator, bytes and (nonblocking) the request id. */
+void message(mca_trace_base_module_t *m, RawKind kind, uint64_t comm, int peer, int tag, uint64_t bytes,
+             uint64_t id)
+{
+    Append r(self(m), kind);
+    r.record->a = static_cast<uint32_t>(peer);
+    r.record->b = static_cast<uint32_t>(tag);
+    r.record->comm = comm_ref(comm);
+    r.record->bytes = bytes;
+    r.record->id = id;
+}
+
+/* A record naming only a request. */
+void request(mca_trace_base_module_t *m, RawKind kind, uint64_t id)
+{
+    Append r(self(m), kind);
+    r.record->id = id;
+}
+
 void on_send(mca_trace_base_module_t *m, uint64_t comm, int peer, int tag, uint64_t bytes)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) {
-        return OTF2_EvtWriter_MpiSend(w, nullptr, t, static_cast<uint32_t>(peer), comm_ref(comm),
-                                      static_cast<uint32_t>(tag), bytes);
-    });
+    message(m, RawKind::Send, comm, peer, tag, bytes, 0);
 }
 
 void on_isend(mca_trace_base_module_t *m, uint64_t comm, int peer, int tag, uint64_t bytes, uint64_t id)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) {
-        return OTF2_EvtWriter_MpiIsend(w, nullptr, t, static_cast<uint32_t>(peer), comm_ref(comm),
-                                       static_cast<uint32_t>(tag), bytes, id);
-    });
+    message(m, RawKind::Isend, comm, peer, tag, bytes, id);
 }
 
 void on_isend_complete(mca_trace_base_module_t *m, uint64_t id)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) { return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, id); });
+    request(m, RawKind::IsendComplete, id);
 }
 
 void on_irecv_request(mca_trace_base_module_t *m, uint64_t id)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) { return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, id); });
+    request(m, RawKind::IrecvRequest, id);
 }
 
 void on_irecv(mca_trace_base_module_t *m, uint64_t comm, int peer, int tag, uint64_t bytes, uint64_t id)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) {
-        return OTF2_EvtWriter_MpiIrecv(w, nullptr, t, static_cast<uint32_t>(peer), comm_ref(comm),
-                                       static_cast<uint32_t>(tag), bytes, id);
-    });
+    message(m, RawKind::Irecv, comm, peer, tag, bytes, id);
 }
 
 void on_recv(mca_trace_base_module_t *m, uint64_t comm, int peer, int tag, uint64_t bytes)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) {
-        return OTF2_EvtWriter_MpiRecv(w, nullptr, t, static_cast<uint32_t>(peer), comm_ref(comm),
-                                      static_cast<uint32_t>(tag), bytes);
-    });
+    message(m, RawKind::Recv, comm, peer, tag, bytes, 0);
 }
 
 void on_request_cancelled(mca_trace_base_module_t *m, uint64_t id)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) { return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, t, id); });
+    request(m, RawKind::RequestCancelled, id);
 }
 
 void on_collective_begin(mca_trace_base_module_t *m)
 {
-    record(m, [](OTF2_EvtWriter *w, uint64_t t) { return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t); });
+    Append r(self(m), RawKind::CollectiveBegin);
 }
 
 void on_collective_end(mca_trace_base_module_t *m, mca_trace_base_collective_t op, uint64_t comm, int root,
                        uint64_t sent, uint64_t received)
 {
-    record(m, [=](OTF2_EvtWriter *w, uint64_t t) {
-        /* trace.h numbers the operations as OTF2_CollectiveOp does. */
-        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, static_cast<OTF2_CollectiveOp>(op), comm_ref(comm),
-                                               root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<uint32_t>(root), sent,
-                                               received);
-    });
+    Append r(self(m), RawKind::CollectiveEnd);
+    r.record->a = static_cast<uint32_t>(op);
+    r.record->b = root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<uint32_t>(root);
+    r.record->comm = comm_ref(comm);
+    r.record->bytes = sent;
+    r.record->id = received;
 }
 
 void report(const State &s, const std::string &what)
@@ -267,6 +316,7 @@ bool exchange(const State &s, const RankSummary &mine, std::vector<RankSummary> 
 int finalize(mca_trace_base_module_t *m)
 {
     State &s = self(m);
+    flush_records(s, s.last_time, false);
     std::string why;
     uint64_t events = 0;
     const bool ok = s.archive.close_events(&events, &why);
@@ -320,7 +370,7 @@ mca_trace_base_module_t *module_create(const mca_trace_base_job_info_t &job)
                              "trace otf2: already tracing for this process; a second module is not created");
         return nullptr;
     }
-    auto s = std::make_unique<State>();
+    auto s = std::make_unique<State>(params.record_buffer_size);
     s->job = job;
     s->hostname = job.hostname != nullptr ? job.hostname : "";
     s->job.hostname = s->hostname.c_str();

@@ -1,10 +1,12 @@
 /*
  * trace base: the framework declaration, the active modules, and the calls the bindings make for each
- * event. With no module selected each call is one load and one not-taken branch.
+ * event. With no module selected each call is one load and one not-taken branch; with one, a direct
+ * call of its hook (mca_trace_base_routes).
  */
 #ifndef TESSERA_FRAMEWORKS_TRACE_BASE_BASE_H
 #define TESSERA_FRAMEWORKS_TRACE_BASE_BASE_H
 
+#include "frameworks/trace/base/hook_mask.h"
 #include "frameworks/trace/trace.h"
 #include "mca/framework.h"
 
@@ -18,19 +20,8 @@ extern mca_base_framework_t mca_trace_base_framework;
 extern size_t mca_trace_base_module_count;
 extern mca_trace_base_module_t *const *mca_trace_base_modules;
 
-/* Which hooks at least one active module has: the bindings skip the work behind an event nobody
- * listens to (a status to read, a request to remember). Set and cleared with the modules. */
-extern uint32_t mca_trace_base_hook_mask;
-#define MCA_TRACE_HOOK_COMM_CREATE (1u << 0)
-#define MCA_TRACE_HOOK_SEND (1u << 1)
-#define MCA_TRACE_HOOK_ISEND (1u << 2)
-#define MCA_TRACE_HOOK_ISEND_COMPLETE (1u << 3)
-#define MCA_TRACE_HOOK_IRECV_REQUEST (1u << 4)
-#define MCA_TRACE_HOOK_IRECV (1u << 5)
-#define MCA_TRACE_HOOK_RECV (1u << 6)
-#define MCA_TRACE_HOOK_REQUEST_CANCELLED (1u << 7)
-#define MCA_TRACE_HOOK_COLLECTIVE (1u << 8) /* collective_begin or collective_end */
-#define MCA_TRACE_HOOK_REGION (1u << 9)     /* region_enter or region_leave */
+/* Which hooks at least one active module has (hook_mask.h): the bindings skip the work behind an
+ * event nobody listens to (a status to read, a request to remember), or the traced variant itself. */
 
 /*
  * Starts tracing for this process: when the `trace` parameter is set, selects the open framework's
@@ -52,16 +43,46 @@ int mca_trace_base_finalize(void);
 #define MCA_TRACE_UNLIKELY(x) (x)
 #endif
 
+/*
+ * Where each event goes: per hook, the function to call and the module to give it. With one active
+ * module having the hook (the common case) that is the module's own hook, called directly; with
+ * several, a fan-out over them; with none, a function that does nothing. Set with the modules, before
+ * mca_trace_base_module_count says they are active, and valid until the count is 0 again.
+ */
+#ifdef __cplusplus
+#define MCA_TRACE_ROUTE(name)                                                                          \
+    struct {                                                                                           \
+        decltype(mca_trace_base_hooks_t::name) fn;                                                     \
+        mca_trace_base_module_t *module;                                                               \
+    } name
+#else
+#define MCA_TRACE_ROUTE(name)                                                                          \
+    struct {                                                                                           \
+        __typeof__(((mca_trace_base_hooks_t *)0)->name) fn;                                            \
+        mca_trace_base_module_t *module;                                                               \
+    } name
+#endif
+typedef struct mca_trace_base_routes {
+    MCA_TRACE_ROUTE(comm_create);
+    MCA_TRACE_ROUTE(send);
+    MCA_TRACE_ROUTE(isend);
+    MCA_TRACE_ROUTE(isend_complete);
+    MCA_TRACE_ROUTE(irecv_request);
+    MCA_TRACE_ROUTE(irecv);
+    MCA_TRACE_ROUTE(recv);
+    MCA_TRACE_ROUTE(request_cancelled);
+    MCA_TRACE_ROUTE(collective_begin);
+    MCA_TRACE_ROUTE(collective_end);
+    MCA_TRACE_ROUTE(region_enter);
+    MCA_TRACE_ROUTE(region_leave);
+} mca_trace_base_routes_t;
+extern mca_trace_base_routes_t mca_trace_base_routes;
+
 /* Calls hook `name` of every active module that has it, with the arguments after the module. */
 #define MCA_TRACE_EVENT(name, ...)                                                                     \
     do {                                                                                               \
         if (MCA_TRACE_UNLIKELY(mca_trace_base_module_count != 0)) {                                    \
-            for (size_t trace_i_ = 0; trace_i_ < mca_trace_base_module_count; ++trace_i_) {            \
-                mca_trace_base_module_t *trace_m_ = mca_trace_base_modules[trace_i_];                  \
-                if (trace_m_->hooks.name != NULL) {                                                    \
-                    trace_m_->hooks.name(trace_m_, __VA_ARGS__);                                       \
-                }                                                                                      \
-            }                                                                                          \
+            mca_trace_base_routes.name.fn(mca_trace_base_routes.name.module, __VA_ARGS__);             \
         }                                                                                              \
     } while (0)
 
@@ -101,12 +122,7 @@ static inline void mca_trace_request_cancelled(uint64_t request_id)
 static inline void mca_trace_collective_begin(void)
 {
     if (MCA_TRACE_UNLIKELY(mca_trace_base_module_count != 0)) {
-        for (size_t i = 0; i < mca_trace_base_module_count; ++i) {
-            mca_trace_base_module_t *m = mca_trace_base_modules[i];
-            if (m->hooks.collective_begin != NULL) {
-                m->hooks.collective_begin(m);
-            }
-        }
+        mca_trace_base_routes.collective_begin.fn(mca_trace_base_routes.collective_begin.module);
     }
 }
 static inline void mca_trace_collective_end(mca_trace_base_collective_t op, uint64_t comm_id, int root,

@@ -10,8 +10,59 @@
 size_t mca_trace_base_module_count = 0;
 mca_trace_base_module_t *const *mca_trace_base_modules = nullptr;
 uint32_t mca_trace_base_hook_mask = 0;
+mca_trace_base_routes_t mca_trace_base_routes{};
 
 namespace {
+
+std::vector<mca_trace_base_module_t *> &active();
+
+/* Hook `Member` of every active module that has it: the route of a hook several modules have (and,
+ * with an empty list, of a hook none has). */
+template <auto Member, class... Args> void fan_out(mca_trace_base_module_t *, Args... args)
+{
+    for (mca_trace_base_module_t *m : active()) {
+        if (auto hook = m->hooks.*Member) {
+            hook(m, args...);
+        }
+    }
+}
+
+/* The route of one hook: the only module's own hook, or the fan-out. */
+template <auto Member, class Route, class... Args> void route(Route &r, void (*)(mca_trace_base_module_t *, Args...))
+{
+    r.fn = fan_out<Member, Args...>;
+    r.module = nullptr;
+    int having = 0;
+    for (mca_trace_base_module_t *m : active()) {
+        if (m->hooks.*Member != nullptr && ++having == 1) {
+            r.fn = m->hooks.*Member;
+            r.module = m;
+        }
+    }
+    if (having > 1) {
+        r.fn = fan_out<Member, Args...>;
+        r.module = nullptr;
+    }
+}
+
+#define MCA_TRACE_SET_ROUTE(name)                                                                       \
+    route<&mca_trace_base_hooks_t::name>(mca_trace_base_routes.name, mca_trace_base_routes.name.fn)
+
+void set_routes()
+{
+    MCA_TRACE_SET_ROUTE(comm_create);
+    MCA_TRACE_SET_ROUTE(send);
+    MCA_TRACE_SET_ROUTE(isend);
+    MCA_TRACE_SET_ROUTE(isend_complete);
+    MCA_TRACE_SET_ROUTE(irecv_request);
+    MCA_TRACE_SET_ROUTE(irecv);
+    MCA_TRACE_SET_ROUTE(recv);
+    MCA_TRACE_SET_ROUTE(request_cancelled);
+    MCA_TRACE_SET_ROUTE(collective_begin);
+    MCA_TRACE_SET_ROUTE(collective_end);
+    MCA_TRACE_SET_ROUTE(region_enter);
+    MCA_TRACE_SET_ROUTE(region_leave);
+}
 
 uint32_t hooks_of(const mca_trace_base_hooks_t &h)
 {
@@ -61,20 +112,26 @@ int mca_trace_base_select(const mca_trace_base_job_info_t *job)
         }
         if (mca_trace_base_module_t *m = component->trace_init(job)) {
             active().push_back(m);
-            mca_trace_base_hook_mask |= hooks_of(m->hooks);
         }
     }
+    /* The bindings test the mask first: it goes up last, when every route leads to a module. */
+    uint32_t mask = 0;
+    for (mca_trace_base_module_t *m : active()) {
+        mask |= hooks_of(m->hooks);
+    }
+    set_routes();
     mca_trace_base_modules = active().data();
     mca_trace_base_module_count = active().size();
+    __atomic_store_n(&mca_trace_base_hook_mask, mask, __ATOMIC_RELEASE);
     return TESSERA_SUCCESS;
 }
 
 int mca_trace_base_finalize(void)
 {
     /* Events stop before any module lets go of its state. */
+    __atomic_store_n(&mca_trace_base_hook_mask, 0u, __ATOMIC_RELEASE);
     mca_trace_base_module_count = 0;
     mca_trace_base_modules = nullptr;
-    mca_trace_base_hook_mask = 0;
     int result = TESSERA_SUCCESS;
     for (mca_trace_base_module_t *m : active()) {
         if (m->trace_finalize != nullptr) {
@@ -85,6 +142,7 @@ int mca_trace_base_finalize(void)
         }
     }
     active().clear();
+    set_routes(); /* every route does nothing now */
     selected = false;
     return result;
 }

@@ -15,7 +15,9 @@ Then:
     receive, one MpiRequestCancelled per cancelled one, request ids paired, the collectives (operation,
     root, bytes sent and received), balanced Enter/Leave, times in order;
   - each communicator the program named has a definition whose group holds its ranks in order;
-  - the monitor's matrix row of each rank (--monitor): messages and bytes per peer, as sent.
+  - the monitor's matrix row of each rank (--monitor): messages and bytes per peer, as sent;
+  - with --tool PATH, what the analysis tool tessera-trace makes of the archive (tool_check.py): the
+    matched messages, the missing-receive warnings, the matrix, message by message as logged.
 With --expect-no-archive REGEX the job must still exit 0, say REGEX, and leave no archive.
 """
 
@@ -27,6 +29,8 @@ import re
 import shutil
 import subprocess
 import sys
+
+import tool_check
 
 
 def fail(msg):
@@ -230,6 +234,7 @@ def main():
     ap.add_argument("--dir", required=True)
     ap.add_argument("--otf2-print", default="otf2-print")
     ap.add_argument("--monitor", action="store_true")
+    ap.add_argument("--tool", metavar="PATH", help="tessera-trace: check its analysis of the archive too")
     ap.add_argument("--expect-no-archive", metavar="REGEX")
     ap.add_argument("--otf2-dir", help="where the archive goes (default: DIR/otf2)")
     ap.add_argument("--expect-flushes", action="store_true",
@@ -279,6 +284,14 @@ def main():
             check_monitor(r, args.dir, e)
         checked += sum(e["p2p"].values()) + sum(e["coll"].values())
     print(f"trace_check: {len(ranks)} locations, {total} records, {checked} logged events found: ok")
+    if args.tool:
+        logs = {r: read_csv(os.path.join(args.dir, f"messages.{r}.csv")) for r in ranks}
+        try:
+            account = tool_check.check(args.tool, os.path.join(args.otf2_dir, "traces.otf2"), logs,
+                                       os.path.join(args.dir, "tool_messages.csv"))
+        except tool_check.CheckFailed as e:
+            fail(f"tessera-trace: {e}")
+        print(f"trace_check: tessera-trace finds {account}, as logged: ok")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 /* Communicators other than MPI_COMM_WORLD, traced (natively and over the runtime translators): a split whose rank order is reversed (key = -rank: rank i of the new communicator is
  * not world rank i), a duplicate of MPI_COMM_WORLD (same ranks, another communicator), messages and a
- * collective on each, nonblocking receives on the split one. The trace must map their local ranks to
- * the right processes. Usage: trace_split <log directory> */
+ * collective on each, nonblocking receives on the split one, and a message on the split one that is
+ * never received. The trace must map their local ranks to the right processes.
+ * Usage: trace_split <log directory> */
 #include "trace_log.h"
 
 int main(int argc, char **argv)
@@ -33,6 +34,9 @@ int main(int argc, char **argv)
     log_received("irecv", split, &st[0]);
 
     int value = 0;
+    MPI_Send(&value, 1, MPI_INT, (srank + 1) % ssize, 64, split); /* small: complete without a receiver */
+    log_message("send", split, (srank + 1) % ssize, 64, 4, 0);
+
     MPI_Bcast(&value, 1, MPI_INT, 0, split);
     log_collective("BCAST", 0, srank == 0 ? 4 : 0, srank == 0 ? 0 : 4, split);
     MPI_Barrier(dup);

@@ -97,7 +97,7 @@ static int direct_comm_rank(MPI_Comm comm, int *rank)
 
 /* The trace framework's switch (libmpi's trace base) and the traced variants (libmpi's mpi_trace.c):
  * a recorder here. */
-size_t mca_trace_base_module_count;
+uint32_t mca_trace_base_hook_mask;
 static int traced_ranks;
 
 static int traced_comm_rank(MPI_Comm comm, int *rank)
@@ -218,12 +218,17 @@ int main(void)
     expect(!tessera_translator_inside(), "leave clears the depth");
     tessera_mpi_direct.Comm_rank = NULL;
 
-    /* Tracing: while a module is active the binding calls the traced variant, never the table itself. */
-    mca_trace_base_module_count = 1;
+    /* Tracing: while a module has a hook the call feeds (every call is a region), the binding calls the
+     * traced variant, never the table itself; a module that only counts sends leaves MPI_Comm_rank alone. */
+    mca_trace_base_hook_mask = MCA_TRACE_HOOK_SEND;
+    rank = -1;
+    expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3 && traced_ranks == 0,
+           "a trace module without the hooks a call feeds leaves it untraced");
+    mca_trace_base_hook_mask = MCA_TRACE_HOOK_REGION;
     rank = -1;
     expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 7 && traced_ranks == 1,
            "while a trace module is active a binding takes its traced variant");
-    mca_trace_base_module_count = 0;
+    mca_trace_base_hook_mask = 0;
     expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3 && traced_ranks == 1,
            "without one it goes straight to the table");
 

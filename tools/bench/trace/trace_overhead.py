@@ -7,7 +7,16 @@ round after round (A B C A B C ...) because the machine is noisy; the table give
 rounds, the spread, and each variant's overhead against the untraced median, with the issue's targets
 (monitor under 1 %, otf2 under 5 %). The otf2 archives go to a temporary directory.
 
+With --records SIZE a further variant runs otf2 with trace_otf2_record_buffer_size=SIZE: a buffer large
+enough to keep a whole benchmark's records shows the cost on the call path alone, the encoding into OTF2
+deferred to MPI_Finalize.
+
+Then, unless --no-per-call, the cost per call in one process (trace_percall.c: MPI_Send + MPI_Recv to
+itself, 8 bytes, the best of 25 loops of 10000 pairs, each variant in turn, --rounds times): without the
+other rank's latency and the shared machine's noise in the figure, nanoseconds show.
+
 usage: tools/bench/trace/trace_overhead.py [--build build] [--rounds 7] [--sizes 8 1024] [--btl self,shm]
+                                           [--records 512M] [--no-per-call]
 """
 import argparse
 import os
@@ -19,6 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LATENCY = os.path.join(HERE, "..", "p2p", "latency.c")
+PER_CALL = os.path.join(HERE, "trace_percall.c")
 TARGETS = {"monitor": 1.0, "otf2": 5.0}
 
 
@@ -29,7 +39,7 @@ def run(cmd, env):
     figures = {}
     for line in p.stdout.decode().splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[0] == "latency_us":
+        if len(parts) == 3 and parts[0] in ("latency_us", "pair_ns"):
             figures[int(parts[1])] = float(parts[2])
     return figures
 
@@ -40,6 +50,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--sizes", type=int, nargs="+", default=[8, 1024])
     ap.add_argument("--btl", default="self,shm")
+    ap.add_argument("--records", metavar="SIZE", help="also otf2 with trace_otf2_record_buffer_size=SIZE")
+    ap.add_argument("--no-per-call", action="store_true")
     args = ap.parse_args()
     tbin = os.path.abspath(os.path.join(args.build, "bin"))
     work = tempfile.mkdtemp(prefix="tessera-trace-overhead-")
@@ -52,6 +64,9 @@ def main():
                     ("monitor", ["--mca", "trace", "monitor", "--mca", "trace_monitor_filename",
                                  os.path.join(work, "monitor.%r")]),
                     ("otf2", ["--mca", "trace", "otf2", "--mca", "trace_otf2_dir", os.path.join(work, "otf2")])]
+        if args.records:
+            variants.append((f"otf2, {args.records} records", variants[-1][1] +
+                             ["--mca", "trace_otf2_record_buffer_size", args.records]))
         sizes = [str(s) for s in args.sizes]
         results = {}
         for rnd in range(args.rounds):
@@ -59,13 +74,22 @@ def main():
                 for size, value in run(launcher + extra + [exe] + sizes, env).items():
                     results.setdefault((name, size), []).append(value)
             print(f"round {rnd + 1}/{args.rounds} done", file=sys.stderr)
+        per_call = {}
+        if not args.no_per_call:
+            pexe = os.path.join(work, "trace_percall")
+            subprocess.run([os.path.join(tbin, "mpicc"), "-O2", "-o", pexe, PER_CALL], check=True, env=env)
+            single = [os.path.join(tbin, "mpirun"), "-np", "1", "--bind-to", "core"]
+            for rnd in range(args.rounds):
+                for name, extra in variants:
+                    for _, value in run(single + extra + [pexe, "8", "10000"], env).items():
+                        per_call.setdefault(name, []).append(value)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     print(f"\n8-byte and larger ping-pong latency (half round trip, us), btl {args.btl}, 2 ranks bound to cores; "
           f"medians over {args.rounds} interleaved rounds [min-max].")
-    print("| size (B) | untraced | trace monitor | trace otf2 |")
-    print("|---|---|---|---|")
+    print("| size (B) | " + " | ".join("untraced" if n == "none" else f"trace {n}" for n, _ in variants) + " |")
+    print("|---" * (len(variants) + 1) + "|")
     verdicts = []
     for size in args.sizes:
         base = statistics.median(results[("none", size)])
@@ -80,8 +104,17 @@ def main():
                 verdicts.append((name, size, over))
             cells.append(cell)
         print(f"| {size} | " + " | ".join(cells) + " |")
+    if per_call:
+        base = statistics.median(per_call["none"])
+        print(f"\nPer call in one process (MPI_Send + MPI_Recv to itself, 8 B, ns per pair; medians over "
+              f"{args.rounds} runs [min-max]):")
+        for name, _ in variants:
+            v = per_call[name]
+            med = statistics.median(v)
+            extra = "" if name == "none" else f", +{med - base:.1f} ns"
+            print(f"  {'untraced' if name == 'none' else 'trace ' + name}: {med:.1f} [{min(v):.1f}-{max(v):.1f}]{extra}")
     for name, size, over in verdicts:
-        target = TARGETS[name]
+        target = TARGETS[name.split(",")[0]]
         print(f"{'PASS' if over < target else 'MISS'}: trace {name}, {size} B: {over:+.1f} % (target < {target:g} %)")
     return 0
 
