@@ -19,16 +19,6 @@ std::string start(Communicator &c)
 
 } // namespace
 
-int rank_of_self(const std::vector<tessera_proc_t *> &procs)
-{
-    for (std::size_t r = 0; r < procs.size(); ++r) {
-        if ((procs[r]->proc_flags & TESSERA_PROC_IS_SELF) != 0) {
-            return static_cast<int>(r);
-        }
-    }
-    return MPI_UNDEFINED;
-}
-
 int build(Communicator *c, Spec spec, std::span<const std::uint32_t> ids, std::string *error)
 {
     c->procs = std::move(spec.procs);

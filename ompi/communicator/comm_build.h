@@ -28,9 +28,6 @@ struct Spec {
     std::shared_ptr<const Topology> topo;
 };
 
-/* The rank of this process among procs, or MPI_UNDEFINED. */
-int rank_of_self(const std::vector<tessera_proc_t *> &procs);
-
 /*
  * Makes `c` (a shell from comm_new) the communicator `spec` describes, with context id ids[0] (and
  * ids[1] for an intercommunicator's local_comm; the ids are taken already). Returns MPI_SUCCESS, or an

@@ -24,4 +24,18 @@ Communicator *comm_argument(const char *function, MPI_Comm comm, int *rc, const 
     return c;
 }
 
+int hints_argument(const char *function, MPI_Comm comm, MPI_Info info, InfoEntries *out)
+{
+    out->clear();
+    if (info == MPI_INFO_NULL) {
+        return MPI_SUCCESS;
+    }
+    const Info *i = info_lookup(info);
+    if (i == nullptr) {
+        return raise_on_comm(comm, MPI_ERR_INFO, function, "invalid info object in argument 'info'");
+    }
+    *out = i->entries;
+    return MPI_SUCCESS;
+}
+
 } // namespace tessera::ompi

@@ -15,6 +15,10 @@ namespace tessera::ompi {
 Communicator *comm_argument(const char *function, MPI_Comm comm, int *rc, const char *name = "comm",
                             MPI_Comm raise_on = MPI_COMM_NULL);
 
+/* The hints of argument 'info' of a creation call on `comm` (none for MPI_INFO_NULL): MPI_SUCCESS, or
+ * MPI_ERR_INFO raised on comm for a handle that names no info object. */
+int hints_argument(const char *function, MPI_Comm comm, MPI_Info info, InfoEntries *out);
+
 } // namespace tessera::ompi
 
 #endif

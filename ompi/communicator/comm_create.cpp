@@ -46,9 +46,10 @@ const Group *subgroup(const char *function, MPI_Comm comm, const Communicator *c
     return g;
 }
 
-Task create_task(Communicator *parent, std::vector<tessera_proc_t *> group, Communicator *c, std::string *error)
+/* `position`: this process's rank in `group` (MPI_UNDEFINED outside it). */
+Task create_task(Communicator *parent, std::vector<tessera_proc_t *> group, int position, Communicator *c,
+                 std::string *error)
 {
-    const int position = comm::rank_of_self(group);
     comm::Agreement a;
     a.count = parent->is_inter() ? 2 : 1;
     a.keep = position != MPI_UNDEFINED;
@@ -77,13 +78,13 @@ Task create_task(Communicator *parent, std::vector<tessera_proc_t *> group, Comm
     co_return co_await creating;
 }
 
-Task create_group_task(Communicator *parent, std::vector<tessera_proc_t *> group, int tag, Communicator *c,
-                       std::string *error)
+Task create_group_task(Communicator *parent, std::vector<tessera_proc_t *> group, int position, int tag,
+                       Communicator *c, std::string *error)
 {
     comm::Channel ch;
     ch.comm = parent;
     ch.members = comm::ranks_in(parent->procs, group);
-    ch.me = comm::rank_of_self(group);
+    ch.me = position;
     ch.tag = pml::internal_tag(pml::kTagCreateGroupFirst, tag);
     const comm::Decide decide = [&](const comm::Exchanged &, std::optional<comm::Spec> *spec, std::string *) {
         *spec = comm::Spec{group, ch.me, {}, parent->errhandler, {}, nullptr};
@@ -106,7 +107,7 @@ int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     }
     Communicator *c = comm_new();
     std::string error;
-    rc = comm::run_blocking(create_task(parent, g->procs, c, &error));
+    rc = comm::run_blocking(create_task(parent, g->procs, g->my_rank, c, &error));
     return comm::finish(kFunction, comm, c, rc, error, newcomm);
 }
 
@@ -125,14 +126,14 @@ int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm
     if (g == nullptr) {
         return rc;
     }
-    if (comm::rank_of_self(g->procs) == MPI_UNDEFINED) {
+    if (g->my_rank == MPI_UNDEFINED) {
         /* Not a member: nothing to take part in. */
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
     Communicator *c = comm_new();
     std::string error;
-    rc = comm::run_blocking(create_group_task(parent, g->procs, tag, c, &error));
+    rc = comm::run_blocking(create_group_task(parent, g->procs, g->my_rank, tag, c, &error));
     return comm::finish(kFunction, comm, c, rc, error, newcomm);
 }
 

@@ -12,7 +12,6 @@
 #include "ompi/communicator/comm_creation.h"
 #include "ompi/communicator/comm_functions.h"
 #include "ompi/errhandler/errhandler.h"
-#include "ompi/info/info.h"
 
 namespace tessera::ompi::native {
 
@@ -54,16 +53,7 @@ int hints(const char *function, MPI_Comm comm, const Communicator *parent, const
         *out = parent->info;
         return MPI_SUCCESS;
     }
-    out->clear();
-    if (*info == MPI_INFO_NULL) {
-        return MPI_SUCCESS;
-    }
-    const Info *i = info_lookup(*info);
-    if (i == nullptr) {
-        return raise_on_comm(comm, MPI_ERR_INFO, function, "invalid info object in argument 'info'");
-    }
-    *out = i->entries;
-    return MPI_SUCCESS;
+    return hints_argument(function, comm, *info, out);
 }
 
 int dup(const char *function, MPI_Comm comm, const MPI_Info *info, MPI_Comm *newcomm)

@@ -101,9 +101,9 @@ int comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_C
     if (parent->is_inter()) {
         return raise_on_comm(comm, MPI_ERR_COMM, kFunction, comm_label(*parent) + " is an intercommunicator");
     }
-    const Info *hints = info == MPI_INFO_NULL ? nullptr : info_lookup(info);
-    if (info != MPI_INFO_NULL && hints == nullptr) {
-        return raise_on_comm(comm, MPI_ERR_INFO, kFunction, "invalid info object in argument 'info'");
+    InfoEntries given;
+    if ((rc = hints_argument(kFunction, comm, info, &given)) != MPI_SUCCESS) {
+        return rc;
     }
     comm::SplitColor my{MPI_UNDEFINED, 0, key};
     InfoEntries entries;
@@ -115,7 +115,7 @@ int comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_C
         my.color = host_color();
         break;
     case MPI_COMM_TYPE_HW_GUIDED: {
-        const std::string *type = hints != nullptr ? hints->entries.find(kResourceKey) : nullptr;
+        const std::string *type = given.find(kResourceKey);
         const auto instance = type != nullptr ? opal::hw_resource_instance(*type) : std::nullopt;
         if (instance) {
             my = {host_color(), *instance, key};

@@ -180,11 +180,13 @@ std::string wire_down()
 {
     Runtime &rt = runtime();
     std::string problem;
+    /* The sends still owed to peers first: a request the application freed may hold a communicator it
+     * freed too, which goes when the send completes. Then every created communicator left. */
+    pml::quiesce();
     comm_finalize();
     coll_comm_disable(comm_self());
     coll_comm_disable(comm_world());
     coll_finalize();
-    pml::quiesce();
     /* Every rank past its last send before any transport closes. */
     if (rt.kv != nullptr && rt.kv->fence() != 0) {
         problem = "the final fence with mpirun failed";

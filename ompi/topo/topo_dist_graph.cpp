@@ -59,20 +59,6 @@ int check_weights(const char *function, MPI_Comm comm, const int *weights, int n
     return MPI_SUCCESS;
 }
 
-/* The hints of argument 'info' (MPI_INFO_NULL: none). */
-int hints(const char *function, MPI_Comm comm, MPI_Info info, InfoEntries *out)
-{
-    if (info == MPI_INFO_NULL) {
-        return MPI_SUCCESS;
-    }
-    const Info *i = info_lookup(info);
-    if (i == nullptr) {
-        return raise_on_comm(comm, MPI_ERR_INFO, function, "invalid info object in argument 'info'");
-    }
-    *out = i->entries;
-    return MPI_SUCCESS;
-}
-
 /* Each process's share of the edges named anywhere: (kind, peer, weight) triples sent to the processes
  * the edges touch, received in rank order. kind 1: an edge out of the receiver, 0: into it. */
 int route_edges(Communicator *c, const std::vector<std::vector<int>> &outgoing, std::vector<int> *incoming)
@@ -123,7 +109,7 @@ int dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int source
         (rc = check_ranks(kFunction, comm_old, destinations, outdegree, "destinations", base->size)) ||
         (rc = check_weights(kFunction, comm_old, sourceweights, indegree, "sourceweights")) ||
         (rc = check_weights(kFunction, comm_old, destweights, outdegree, "destweights")) ||
-        (rc = hints(kFunction, comm_old, info, &entries))) {
+        (rc = hints_argument(kFunction, comm_old, info, &entries))) {
         return rc;
     }
     auto t = std::make_shared<Topology>();
@@ -150,7 +136,7 @@ int dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int d
     Communicator *base = topo::base_of(kFunction, comm_old, &rc);
     InfoEntries entries;
     if (base == nullptr || (rc = check_ranks(kFunction, comm_old, sources, n, "sources", base->size)) ||
-        (rc = hints(kFunction, comm_old, info, &entries))) {
+        (rc = hints_argument(kFunction, comm_old, info, &entries))) {
         return rc;
     }
     int edges = 0;
