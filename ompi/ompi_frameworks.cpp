@@ -5,6 +5,8 @@
 #include "frameworks/dte/base/base.h"
 #include "frameworks/trace/base/base.h"
 #include "frameworks/translator/base/base.h"
+#include "ompi/coll/coll_schedule.h"
+#include "ompi/communicator/comm_context.h"
 #include "ompi/pml/pml_engine.h"
 #include "orte/orte_frameworks.h"
 
@@ -22,6 +24,12 @@ int register_frameworks()
 {
     /* The point-to-point engine is not a framework, but its parameters are listed with the others. */
     int result = pml::register_params();
+    if (int rc = cid::register_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
+        result = rc;
+    }
+    if (int rc = coll::register_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
+        result = rc;
+    }
     for (mca_base_framework_t *fw : frameworks()) {
         int rc = tessera::mca::framework_register(fw);
         if (rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {

@@ -1,5 +1,6 @@
 /* Processor binding through hwloc (see binding.h). */
 #include "opal/binding.h"
+#include "opal/host_topology.h"
 
 #include <hwloc.h>
 
@@ -20,9 +21,11 @@ struct BitmapDeleter {
 };
 using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
 
+} // namespace
+
 /* Loaded on first use and kept: a topology load costs milliseconds, and a process asks at most a few
  * times. nullptr when hwloc could not load one (then binding is refused and one core is assumed). */
-hwloc_topology *topology()
+hwloc_topology *host_topology()
 {
     static std::unique_ptr<hwloc_topology, TopologyDeleter> topo = [] {
         hwloc_topology_t t = nullptr;
@@ -40,6 +43,8 @@ hwloc_topology *topology()
     return topo.get();
 }
 
+namespace {
+
 std::vector<unsigned> pus_of(hwloc_const_bitmap_t set)
 {
     std::vector<unsigned> pus;
@@ -52,7 +57,7 @@ std::vector<unsigned> pus_of(hwloc_const_bitmap_t set)
 std::vector<CoreInfo> load_cores()
 {
     std::vector<CoreInfo> cores;
-    hwloc_topology *t = topology();
+    hwloc_topology *t = host_topology();
     if (t != nullptr) {
         hwloc_obj_type_t type = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
         const int n = hwloc_get_nbobjs_by_type(t, type);
@@ -153,7 +158,7 @@ int bind_to_pus(const std::string &pu_list, std::string *error)
     if (!pus) {
         return fail("malformed PU list \"" + pu_list + "\" (expected os indices such as \"0,1\" or \"0-3\")");
     }
-    hwloc_topology *t = topology();
+    hwloc_topology *t = host_topology();
     if (t == nullptr) {
         return fail("hwloc could not load this host's topology");
     }
@@ -177,7 +182,7 @@ int bind_to_pus(const std::string &pu_list, std::string *error)
 
 std::string current_binding()
 {
-    hwloc_topology *t = topology();
+    hwloc_topology *t = host_topology();
     if (t == nullptr) {
         return "unknown";
     }

@@ -237,6 +237,7 @@ def gen_header(api: mpi_api.Api) -> str:
           "/* The slots by name, in the table's order, for coverage reports. */",
           "typedef struct tessera_mpi_slot_t {",
           "    const char *name;",
+          "    const char *category; /* cat= of the API description: \"coll\", \"p2p\", ... */",
           "    size_t offset;",
           "} tessera_mpi_slot_t;",
           f"extern const tessera_mpi_slot_t tessera_mpi_slots[TESSERA_MPI_FUNCTION_COUNT];", "",
@@ -269,7 +270,7 @@ def gen_source(api: mpi_api.Api) -> str:
          "int tessera_mpi_dispatch_ready;", "",
          "const tessera_mpi_slot_t tessera_mpi_slots[TESSERA_MPI_FUNCTION_COUNT] = {"]
     for f in api.functions:
-        o.append(f'    {{"{f.name}", offsetof(tessera_mpi_dispatch_t, {slot(f)})}},')
+        o.append(f'    {{"{f.name}", "{f.attrs.get("cat", "")}", offsetof(tessera_mpi_dispatch_t, {slot(f)})}},')
     o += ["};", "",
           "int tessera_mpi_slot_filled(const tessera_mpi_dispatch_t *t, size_t i)",
           "{",

@@ -23,7 +23,7 @@ int check_comm(const char *function, MPI_Comm handle, Call *out)
     }
     out->table = out->comm->coll;
     if (out->table == nullptr) {
-        return out->raise(MPI_ERR_INTERN, std::string(out->comm->name) + " has no collectives set up");
+        return out->raise(MPI_ERR_INTERN, comm_label(*out->comm) + " has no collectives set up");
     }
     return MPI_SUCCESS;
 }
@@ -121,7 +121,7 @@ int check_distinct(const Call &c, const void *sbuf, bool sends, const void *rbuf
 
 int missing(const Call &c)
 {
-    return c.raise(MPI_ERR_UNSUPPORTED_OPERATION, std::string("no coll component provides it on ") + c.comm->name +
+    return c.raise(MPI_ERR_UNSUPPORTED_OPERATION, std::string("no coll component provides it on ") + comm_label(*c.comm) +
                                                       " (see the coll parameter)");
 }
 

@@ -20,19 +20,21 @@ std::string coll_init(bool thread_multiple)
 void coll_finalize()
 {
     pml::progress_hook_remove(coll::progress_requests);
+    coll::clear_cache();
     tessera_coll_base_finalize();
 }
 
 std::string coll_comm_enable(Communicator &comm)
 {
     mca_coll_base_comm_coll_t *table = nullptr;
-    const int rc = tessera_coll_base_comm_select(coll::to_c(&comm), comm.name.c_str(), &table);
+    const std::string label = comm_label(comm);
+    const int rc = tessera_coll_base_comm_select(coll::to_c(&comm), label.c_str(), &table);
     if (rc == TESSERA_ERR_NOT_FOUND) {
-        return std::string("no coll component offers the collectives of ") + comm.name +
+        return "no coll component offers the collectives of " + label +
                " (see the coll parameter; coll_base_verbose 1 says more)";
     }
     if (rc != TESSERA_SUCCESS) {
-        return std::string("the collectives of ") + comm.name + " could not be set up: " + tessera_strerror(rc);
+        return "the collectives of " + label + " could not be set up: " + tessera_strerror(rc);
     }
     comm.coll = table;
     comm.coll_seq = 0;

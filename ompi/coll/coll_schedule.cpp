@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "mca/constants.h"
+#include "mca/var.h"
 #include "ompi/datatype/convertor.h"
 #include "ompi/pml/pml_engine.h"
 #include "ompi/pml/pml_internal.h"
@@ -18,6 +20,17 @@ constexpr std::uint32_t kTagSpan = 1u << 24;
 /* Non-blocking collectives whose schedule has not finished. */
 std::vector<pml::Request *> active;
 
+/* Finished schedules of blocking collectives, ready for the next (ScheduleLease), and the scratch
+ * memory each may keep (coll_base_scratch_keep). */
+std::vector<std::unique_ptr<Schedule>> cache;
+constexpr std::size_t kCacheSlots = 4;
+std::size_t scratch_keep = std::size_t{16} << 20;
+
+int next_tag(Communicator *comm)
+{
+    return pml::kTagCollFirst - static_cast<int>(comm->coll_seq++ % kTagSpan);
+}
+
 void finish(pml::Request *r, int error)
 {
     pml::status_empty(&r->status);
@@ -27,8 +40,11 @@ void finish(pml::Request *r, int error)
 
 } // namespace
 
-Schedule::Schedule(Communicator *comm)
-    : comm_(comm), tag_(pml::kTagCollFirst - static_cast<int>(comm->coll_seq++ % kTagSpan))
+Schedule::Schedule(Communicator *comm) : comm_(comm), tag_(next_tag(comm))
+{
+}
+
+Schedule::Schedule(Communicator *comm, int tag) : comm_(comm), tag_(tag)
 {
 }
 
@@ -41,6 +57,14 @@ Schedule::~Schedule()
             pml::request_release(r);
         }
     }
+    release_uses();
+}
+
+void Schedule::release_uses()
+{
+    if (!holds_uses_) {
+        return;
+    }
     for (const Step &s : steps_) {
         datatype_release(s.type);
         datatype_release(s.type2);
@@ -48,11 +72,39 @@ Schedule::~Schedule()
     }
 }
 
+void Schedule::reuse(Communicator *comm, bool hold_uses)
+{
+    release_uses();
+    steps_.clear();
+    next_ = 0;
+    in_flight_.clear(); /* empty: the schedule ran to its end */
+    scratch_used_ = 0;
+    /* What one collective needed the next one of the same kind needs again; beyond the limit the
+     * largest chunks go (one large message must not pin its scratch memory for the process's life). */
+    std::size_t kept = 0;
+    for (Chunk &c : scratch_) {
+        kept += c.bytes;
+    }
+    while (kept > scratch_keep && !scratch_.empty()) {
+        auto largest = std::max_element(scratch_.begin(), scratch_.end(),
+                                        [](const Chunk &a, const Chunk &b) { return a.bytes < b.bytes; });
+        kept -= largest->bytes;
+        scratch_.erase(largest);
+    }
+    holds_uses_ = hold_uses;
+    started_ = complete_ = false;
+    error_ = MPI_SUCCESS;
+    comm_ = comm;
+    tag_ = next_tag(comm);
+}
+
 void Schedule::add(const Step &step)
 {
-    datatype_retain(step.type);
-    datatype_retain(step.type2);
-    op_retain(step.op);
+    if (holds_uses_) {
+        datatype_retain(step.type);
+        datatype_retain(step.type2);
+        op_retain(step.op);
+    }
     steps_.push_back(step);
 }
 
@@ -96,8 +148,17 @@ void *Schedule::scratch(std::size_t count, const Datatype *type)
     /* The pointer handed out is 16-byte aligned like an application's buffer, so the data inside keeps
      * the alignment its layout gives it. */
     constexpr std::uintptr_t kAlign = 16;
-    scratch_.push_back(std::make_unique<char[]>(static_cast<std::size_t>(hi - lo) + kAlign));
-    const auto base = reinterpret_cast<std::uintptr_t>(scratch_.back().get());
+    const std::size_t bytes = static_cast<std::size_t>(hi - lo) + kAlign;
+    if (scratch_used_ == scratch_.size()) {
+        scratch_.push_back(Chunk{nullptr, 0});
+    }
+    Chunk &chunk = scratch_[scratch_used_++];
+    if (chunk.bytes < bytes) {
+        /* Not zeroed: every algorithm writes its scratch before reading it. */
+        chunk.memory = std::make_unique_for_overwrite<char[]>(bytes);
+        chunk.bytes = bytes;
+    }
+    const auto base = reinterpret_cast<std::uintptr_t>(chunk.memory.get());
     const std::uintptr_t pointer = (base - static_cast<std::uintptr_t>(lo) + kAlign - 1) & ~(kAlign - 1);
     return reinterpret_cast<void *>(pointer);
 }
@@ -179,11 +240,45 @@ int run(Schedule &schedule)
     return schedule.error();
 }
 
+ScheduleLease::ScheduleLease(Communicator *comm)
+{
+    if (cache.empty()) {
+        schedule_ = std::make_unique<Schedule>(comm);
+        schedule_->holds_uses_ = false;
+        return;
+    }
+    schedule_ = std::move(cache.back());
+    cache.pop_back();
+    schedule_->reuse(comm, false);
+}
+
+ScheduleLease::~ScheduleLease()
+{
+    if (cache.size() < kCacheSlots) {
+        cache.push_back(std::move(schedule_));
+    }
+}
+
+void clear_cache()
+{
+    cache.clear();
+}
+
+int register_params()
+{
+    const int rc = mca_var_register("coll", "base", "scratch_keep",
+                                    "Scratch memory (bytes) a blocking collective's schedule keeps for the next "
+                                    "collective; beyond it the largest buffers are freed when a collective ends",
+                                    MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_6, MCA_VAR_SCOPE_LOCAL,
+                                    MCA_VAR_FLAG_NONE, &scratch_keep);
+    return rc < 0 ? rc : TESSERA_SUCCESS;
+}
+
 int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
 {
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Coll;
-    r->comm = schedule->comm();
+    pml::request_set_comm(r, schedule->comm());
     r->active = true;
     r->complete = false;
     Schedule *s = schedule.get();

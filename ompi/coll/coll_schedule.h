@@ -19,6 +19,11 @@
  *
  * The schedule owns what it needs until it is destroyed: its scratch buffers, a use of every datatype
  * and op its steps name (an application may free them while a non-blocking collective runs).
+ *
+ * Blocking collectives allocate nothing once warm: run_blocking takes a finished schedule from a cache
+ * and reuses it (reuse()), keeping the memory of its steps, of its round's requests and its scratch
+ * buffers (up to coll_base_scratch_keep bytes), and holds no uses of datatypes and ops (the
+ * application cannot free them during a blocking call).
  */
 #ifndef TESSERA_OMPI_COLL_COLL_SCHEDULE_H
 #define TESSERA_OMPI_COLL_COLL_SCHEDULE_H
@@ -39,7 +44,14 @@ class Schedule : public pml::RequestWork {
 public:
     /* A schedule of `comm`'s next collective (takes its tag). */
     explicit Schedule(Communicator *comm);
+    /* A schedule of internal traffic between some ranks of `comm` only (communicator creation over a
+     * group, the leaders of MPI_Intercomm_create): outside the collective numbering, with the caller's
+     * internal tag (pml_internal.h). */
+    Schedule(Communicator *comm, int tag);
     ~Schedule() override;
+    /* Makes a finished schedule (or a new one) the schedule of `comm`'s next collective, emptied, with
+     * the memory it had. `hold_uses`: whether its steps hold their datatypes and ops (non-blocking). */
+    void reuse(Communicator *comm, bool hold_uses);
     Schedule(const Schedule &) = delete;
     Schedule &operator=(const Schedule &) = delete;
 
@@ -87,7 +99,15 @@ private:
         const Op *op;
     };
 
+    /* A scratch allocation, kept from one use of the schedule to the next. */
+    struct Chunk {
+        std::unique_ptr<char[]> memory;
+        std::size_t bytes;
+    };
+
     void add(const Step &step);
+    /* Drops the uses of datatypes and ops the steps hold. */
+    void release_uses();
     /* Runs the steps of the next round: local ones done, communication started. */
     void run_round();
     void fail(int code);
@@ -97,7 +117,10 @@ private:
     std::vector<Step> steps_;
     std::size_t next_ = 0;                   /* the first step not run yet */
     std::vector<pml::Request *> in_flight_;  /* of the running round */
-    std::vector<std::unique_ptr<char[]>> scratch_;
+    std::vector<Chunk> scratch_;
+    std::size_t scratch_used_ = 0;           /* chunks handed out by this collective */
+    bool holds_uses_ = true;
+    friend class ScheduleLease;
     bool started_ = false;
     bool complete_ = false;
     int error_ = MPI_SUCCESS;
@@ -105,6 +128,27 @@ private:
 
 /* Runs a schedule to its end (blocking collectives); returns its error class. */
 int run(Schedule &schedule);
+
+/* A cached schedule for one blocking collective of `comm`: taken from the cache (or made) when the
+ * lease starts, given back when it ends. Blocking collectives do not nest, so the cache seldom holds
+ * more than one. */
+class ScheduleLease {
+public:
+    explicit ScheduleLease(Communicator *comm);
+    ~ScheduleLease();
+    ScheduleLease(const ScheduleLease &) = delete;
+    ScheduleLease &operator=(const ScheduleLease &) = delete;
+    Schedule &operator*() const { return *schedule_; }
+
+private:
+    std::unique_ptr<Schedule> schedule_;
+};
+
+/* Frees the cached schedules (MPI_Finalize). */
+void clear_cache();
+
+/* coll_base_scratch_keep: registered with the MPI layer's parameters (ompi_frameworks.cpp). */
+int register_params();
 
 /* Starts a schedule as a non-blocking collective: *request completes when it does (its status's
  * MPI_ERROR carries the schedule's error). */
@@ -115,9 +159,9 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request);
 template <typename Build>
 int run_blocking(Communicator *comm, Build build)
 {
-    Schedule schedule(comm);
-    build(schedule);
-    return run(schedule);
+    ScheduleLease lease(comm);
+    build(*lease);
+    return run(*lease);
 }
 
 template <typename Build>

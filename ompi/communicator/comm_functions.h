@@ -19,6 +19,31 @@ int comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 int comm_set_info(MPI_Comm comm, MPI_Info info);
 int comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
+/* comm_dup.cpp */
+int comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+
+/* comm_split.cpp, comm_split_type.cpp */
+int comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+
+/* comm_create.cpp */
+int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+
+/* comm_free.cpp */
+int comm_free(MPI_Comm *comm);
+
+/* comm_inter.cpp */
+int comm_test_inter(MPI_Comm comm, int *flag);
+int comm_remote_size(MPI_Comm comm, int *size);
+int comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                     MPI_Comm *newintercomm);
+int intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+
 } // namespace tessera::ompi::native
 
 #endif

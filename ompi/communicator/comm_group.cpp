@@ -1,5 +1,7 @@
-/* MPI_Comm_group (MPI-4.1 7.3.2) and MPI_Comm_compare (7.4.1): the communicator's group is its procs
- * by rank, and two communicators compare by object (context) first, then by group. */
+/* MPI_Comm_group (MPI-4.1 7.3.2) and MPI_Comm_compare (7.4.1): the communicator's (local) group is its
+ * procs by rank, and two communicators compare by object first, then by group. */
+#include <algorithm>
+
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/group/group.h"
 #include "ompi/communicator/comm_functions.h"
@@ -18,8 +20,9 @@ int comm_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-/* Communicators with the same context are the same object here (a context names one communicator in
- * a process), hence MPI_IDENT for handles of one object only. */
+/* Two handles of one object are MPI_IDENT; otherwise the groups decide (MPI-4.1 7.4.1): for
+ * intercommunicators both the local and the remote groups, and an intra- and an intercommunicator are
+ * MPI_UNEQUAL. */
 int comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     int rc = MPI_SUCCESS;
@@ -32,7 +35,16 @@ int comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    const int groups = group_ops::compare(a->procs, b->procs);
+    if (a->is_inter() != b->is_inter()) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    int groups = group_ops::compare(a->procs, b->procs);
+    if (a->is_inter() && groups != MPI_UNEQUAL) {
+        const int remote = group_ops::compare(a->remote_procs, b->remote_procs);
+        /* The weaker of the two: MPI_IDENT < MPI_SIMILAR in the ABI. */
+        groups = remote == MPI_UNEQUAL ? MPI_UNEQUAL : std::max(groups, remote);
+    }
     *result = groups == MPI_IDENT ? MPI_CONGRUENT : groups;
     return MPI_SUCCESS;
 }

@@ -1,12 +1,14 @@
 #include "ompi/communicator/communicator.h"
 
+#include "ompi/runtime/user_handle.h"
+
 namespace tessera::ompi {
 
 namespace {
 
 /* Before MPI_Init a process is its own world (size 1), which is also what a singleton becomes. */
-Communicator world_comm{.context_id = kContextWorld, .name = "MPI_COMM_WORLD"};
-Communicator self_comm{.context_id = kContextSelf, .name = "MPI_COMM_SELF"};
+Communicator world_comm{.context_id = kContextWorld, .name = "MPI_COMM_WORLD", .predefined = true};
+Communicator self_comm{.context_id = kContextSelf, .name = "MPI_COMM_SELF", .predefined = true};
 
 } // namespace
 
@@ -28,16 +30,29 @@ Communicator *comm_lookup(MPI_Comm handle)
     if (handle == MPI_COMM_SELF) {
         return &self_comm;
     }
-    return nullptr;
+    return user_object<Communicator>(handle);
 }
 
 MPI_Comm comm_handle(const Communicator *comm)
 {
+    if (comm == &world_comm) {
+        return MPI_COMM_WORLD;
+    }
     if (comm == &self_comm) {
         return MPI_COMM_SELF;
     }
-    /* Until user communicators exist (their handle will be their address), everything else is WORLD. */
-    return MPI_COMM_WORLD;
+    return reinterpret_cast<MPI_Comm>(const_cast<Communicator *>(comm));
+}
+
+std::string comm_label(const Communicator &comm)
+{
+    if (!comm.name.empty()) {
+        return comm.name;
+    }
+    std::string label = comm.is_inter() ? "an intercommunicator of " + std::to_string(comm.size) + "+" +
+                                              std::to_string(comm.remote_size())
+                                        : "a communicator of " + std::to_string(comm.size);
+    return label + (comm.size == 1 && !comm.is_inter() ? " process" : " processes");
 }
 
 void comm_init_predefined(int world_rank, int world_size)

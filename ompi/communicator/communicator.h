@@ -1,18 +1,31 @@
 /*
- * Communicators. For now the two predefined ones, MPI_COMM_WORLD and MPI_COMM_SELF, with what the life
- * cycle and the point-to-point engine need (rank, size, error handler, the proc of each rank, the
- * engine's matching state), its name and info hints. Its group is its procs (ompi/group); its
- * attributes live in ompi/attribute, keyed by the handle. Context allocation and user communicators
- * come with the communicator calls (issue 7).
+ * Communicators (MPI-4.1 chapter 7): the predefined MPI_COMM_WORLD and MPI_COMM_SELF, and those the
+ * application creates (MPI_Comm_dup, split, create, Intercomm_create, the topology constructors...,
+ * comm_*.cpp). A communicator holds what the point-to-point engine and the collectives need (rank,
+ * size, the procs of its group, its context id, the engine's matching state, the selected
+ * collectives), its error handler, name, info hints and topology. Its group is its procs
+ * (ompi/group); its attributes live in ompi/attribute, keyed by the handle.
  *
  * Handles: the MPI 5.0 ABI gives predefined handles small fixed values (MPI_COMM_WORLD = 0x101,
  * MPI_COMM_SELF = 0x102, MPI_COMM_NULL = 0x100, see ompi/api/constants.tsv), so the predefined
- * objects are found by value; a user communicator's handle will be the address of its object.
+ * objects are found by value; a created communicator's handle is the address of its object, recognised
+ * by its mark (runtime/user_handle.h) while the handle is valid.
+ *
+ * Intercommunicators (MPI-4.1 7.6) have a remote group: point-to-point ranks name its members, and
+ * the engine sends to remote_procs. Each also owns a hidden intracommunicator of its local group
+ * (local_comm), for the library's own traffic inside one group (communicator creation, and the
+ * intercommunicator collectives that need it).
+ *
+ * Lifetime: a created communicator counts its references — its handle, every request made on it, the
+ * intercommunicator owning it as local_comm. MPI_Comm_free drops the handle's (the handle is invalid
+ * from then on); the object stays, with its context id and matching state, until the last request on
+ * it is released (MPI-4.1 7.4.3: pending operations complete normally).
  */
 #ifndef TESSERA_OMPI_COMMUNICATOR_COMMUNICATOR_H
 #define TESSERA_OMPI_COMMUNICATOR_COMMUNICATOR_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,15 +38,23 @@ struct mca_coll_base_comm_coll; /* frameworks/coll/base/base.h */
 
 namespace tessera::ompi {
 
+struct Topology; /* ompi/topo/topology.h */
+
 struct Communicator {
-    uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1) */
-    int rank = 0;            /* of this process in the communicator */
-    int size = 1;
+    static constexpr std::uint64_t kMark = 0x54455353434f4d4dull; /* "TESSCOMM" */
+
+    /* kMark while the application's handle of a created communicator is valid; 0 for the predefined
+     * ones (found by value) and the hidden local_comm. */
+    std::uint64_t mark = 0;
+    uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1; comm_context.h) */
+    int rank = 0;            /* of this process in the (local) group */
+    int size = 1;            /* of the (local) group */
     /* A user handler is retained while set here (errhandler_retain), so that MPI_Errhandler_free of
      * the application's handle leaves it working. */
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
-    std::string name{};      /* "MPI_COMM_WORLD" (MPI_Comm_set_name; messages) */
-    std::vector<tessera_proc_t *> procs{}; /* by rank: the peer processes (set by the point-to-point engine) */
+    std::string name{};      /* MPI_Comm_set_name's; "" for a created communicator until set */
+    std::vector<tessera_proc_t *> procs{};        /* the (local) group by rank */
+    std::vector<tessera_proc_t *> remote_procs{}; /* intercommunicator: the remote group by rank; else empty */
     void *pml = nullptr;     /* the point-to-point engine's matching state of this communicator */
     InfoEntries info{};      /* the hints of MPI_Comm_set_info, returned by MPI_Comm_get_info */
     /* The collectives selected for this communicator (ompi/coll/coll_comm.h), and the number of its
@@ -41,6 +62,18 @@ struct Communicator {
      * give each call its own internal tag. */
     mca_coll_base_comm_coll *coll = nullptr;
     uint32_t coll_seq = 0;
+    /* Intercommunicator: an intracommunicator of the local group (same procs and rank), owned. */
+    Communicator *local_comm = nullptr;
+    /* The virtual topology (MPI_Cart_create, Graph_create, Dist_graph_create...), or none. Shared:
+     * MPI_Comm_dup gives the duplicate the same one. */
+    std::shared_ptr<const Topology> topo{};
+    int refs = 1;            /* created communicators: see "Lifetime" above */
+    bool predefined = false; /* WORLD and SELF: never destroyed */
+
+    bool is_inter() const { return !remote_procs.empty(); }
+    int remote_size() const { return static_cast<int>(remote_procs.size()); }
+    /* The processes point-to-point ranks name: the remote group of an intercommunicator. */
+    const std::vector<tessera_proc_t *> &peers() const { return is_inter() ? remote_procs : procs; }
 };
 
 inline constexpr uint32_t kContextWorld = 0;
@@ -49,14 +82,39 @@ inline constexpr uint32_t kContextSelf = 1;
 Communicator &comm_world();
 Communicator &comm_self();
 
-/* The object of a handle, or nullptr for MPI_COMM_NULL and anything that names no communicator. */
+/* The object of a handle, or nullptr for MPI_COMM_NULL and anything that names no communicator
+ * (a freed one included). */
 Communicator *comm_lookup(MPI_Comm handle);
 
-/* The handle of a communicator (to raise an error on it). */
+/* The handle of a communicator (to raise an error on it, to pass to callbacks). */
 MPI_Comm comm_handle(const Communicator *comm);
+
+/* How messages name a communicator: its name, or "a communicator of 4 processes" when it has none. */
+std::string comm_label(const Communicator &comm);
 
 /* MPI_Init: WORLD gets the job's rank and size; SELF is (0, 1). Both get MPI_ERRORS_ARE_FATAL. */
 void comm_init_predefined(int world_rank, int world_size);
+
+/*
+ * References to a created communicator (no-ops on the predefined ones). The last release does not
+ * destroy the communicator at once, since it may come from deep inside the engine (a request completing
+ * as a fragment arrives): the communicator is destroyed by the next comm_reap(), which runs at the end of
+ * MPI_Comm_free, from the progress engine (comm_init) and at MPI_Finalize.
+ */
+void comm_retain(Communicator *comm);
+void comm_release(Communicator *comm);
+/* Destroys the communicators whose last reference went: collectives disabled, matching state detached,
+ * context id freed. */
+void comm_reap();
+
+/* A new, empty created communicator, counted among the live ones (comm_finalize destroys those left). */
+Communicator *comm_new();
+/* The communicator subsystem's start in MPI_Init once the point-to-point engine and the collectives
+ * run (the context ids of WORLD and SELF taken, the progress hook that reaps and advances
+ * MPI_Comm_idup), and its end in MPI_Finalize before they stop (every created communicator still
+ * alive is destroyed). */
+void comm_init();
+void comm_finalize();
 
 } // namespace tessera::ompi
 

@@ -90,7 +90,7 @@ int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, con
     r->sbuf = copy;
     r->count = bytes;
     pml::request_set_type(r, datatype_lookup(MPI_BYTE));
-    r->comm = communicator;
+    pml::request_set_comm(r, communicator);
     r->peer = dest;
     r->tag = tag;
     if (int rc = pml::start_send(r); rc != MPI_SUCCESS) {
@@ -148,7 +148,7 @@ int bsend_init_impl(const char *function, const void *buf, MPI_Count count, MPI_
     r->sbuf = buf;
     r->count = static_cast<std::size_t>(count);
     pml::request_set_type(r, c.type);
-    r->comm = c.comm;
+    pml::request_set_comm(r, c.comm);
     r->peer = dest;
     r->tag = tag;
     pml::status_empty(&r->status);

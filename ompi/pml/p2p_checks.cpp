@@ -18,12 +18,14 @@ int check_args(const char *function, MPI_Comm comm, int rank, int tag, Role role
         return raise_on_comm(comm, MPI_ERR_COMM, function, "invalid communicator");
     }
     const bool wildcard_ok = role != Role::Send;
-    const bool rank_ok = (rank >= 0 && rank < out->comm->size) || rank == MPI_PROC_NULL ||
-                         (wildcard_ok && rank == MPI_ANY_SOURCE);
+    /* An intercommunicator's ranks name its remote group. */
+    const int peers = static_cast<int>(out->comm->peers().size());
+    const bool rank_ok = (rank >= 0 && rank < peers) || rank == MPI_PROC_NULL || (wildcard_ok && rank == MPI_ANY_SOURCE);
     if (!rank_ok) {
         return raise_on_comm(comm, MPI_ERR_RANK, function,
-                             "rank " + std::to_string(rank) + " is not in " + out->comm->name + " (size " +
-                                 std::to_string(out->comm->size) + ")");
+                             "rank " + std::to_string(rank) + " is not in " +
+                                 (out->comm->is_inter() ? "the remote group of " : "") + comm_label(*out->comm) +
+                                 " (size " + std::to_string(peers) + ")");
     }
     const bool tag_ok = (tag >= 0 && tag <= kTagUpperBound) || (wildcard_ok && tag == MPI_ANY_TAG);
     if (!tag_ok) {

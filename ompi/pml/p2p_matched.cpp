@@ -44,7 +44,7 @@ int start_matched(const char *function, void *buf, MPI_Count count, MPI_Datatype
     r->rbuf = buf;
     r->count = static_cast<std::size_t>(count);
     pml::request_set_type(r, type);
-    r->comm = &comm_world();
+    pml::request_set_comm(r, &comm_world());
     pml::start_mrecv(r, reinterpret_cast<pml::Message *>(*message));
     *message = MPI_MESSAGE_NULL;
     *out = r;

@@ -33,7 +33,7 @@ Request *proc_null_request(pml::Kind kind, bool persistent, Communicator *comm)
     Request *r = pml::request_alloc();
     r->kind = kind;
     r->persistent = persistent;
-    r->comm = comm;
+    pml::request_set_comm(r, comm);
     r->peer = MPI_PROC_NULL;
     pml::status_empty(&r->status);
     r->status.MPI_SOURCE = MPI_PROC_NULL;
@@ -62,7 +62,7 @@ int make_send(const char *function, const void *buf, MPI_Count count, MPI_Dataty
     r->sbuf = buf;
     r->count = static_cast<std::size_t>(count);
     pml::request_set_type(r, c.type);
-    r->comm = c.comm;
+    pml::request_set_comm(r, c.comm);
     r->peer = dest;
     r->tag = tag;
     if (!persistent) {
@@ -94,7 +94,7 @@ int make_recv(const char *function, void *buf, MPI_Count count, MPI_Datatype dat
     r->rbuf = buf;
     r->count = static_cast<std::size_t>(count);
     pml::request_set_type(r, c.type);
-    r->comm = c.comm;
+    pml::request_set_comm(r, c.comm);
     r->peer = source;
     r->tag = tag;
     if (!persistent) {
@@ -297,7 +297,7 @@ int start_sendrecv(const char *function, const void *sendbuf, MPI_Count sendcoun
     }
     Request *parent = pml::request_alloc();
     parent->kind = pml::Kind::Recv;
-    parent->comm = rr->comm;
+    pml::request_set_comm(parent, rr->comm);
     parent->status = rr->status; /* MPI_PROC_NULL's, should the receive be one */
     parent->active = true;
     if (copy != nullptr) {

@@ -25,6 +25,7 @@
 namespace tessera::ompi::pml {
 
 Params params;
+int idle_spins = Params{}.poll_spins;
 
 namespace {
 
@@ -66,6 +67,10 @@ struct Pending {
 };
 
 std::vector<CommState *> states_by_context;
+/* Matching fragments for a context no communicator of this process has yet: a peer may start using a
+ * new communicator as soon as its own creation call returns, before this process has finished its own
+ * (comm_attach replays them). */
+MessageList early;
 std::deque<Pending> pending;
 RequestList awaiting_cts; /* rendezvous sends whose RTS is out */
 RequestList active_sends; /* rendezvous sends moving their data */
@@ -77,28 +82,6 @@ bool yield_enabled = true; /* mpi_yield_when_idle, resolved by init() */
 CommState *state_of(uint32_t context)
 {
     return context < states_by_context.size() ? states_by_context[context] : nullptr;
-}
-
-void attach(Communicator &comm)
-{
-    auto *state = new CommState{};
-    state->comm = &comm;
-    state->peers.resize(static_cast<std::size_t>(comm.size));
-    comm.pml = state;
-    if (states_by_context.size() <= comm.context_id) {
-        states_by_context.resize(comm.context_id + 1, nullptr);
-    }
-    states_by_context[comm.context_id] = state;
-}
-
-void detach(Communicator &comm)
-{
-    auto *state = static_cast<CommState *>(comm.pml);
-    if (state != nullptr) {
-        states_by_context[comm.context_id] = nullptr;
-        delete state;
-        comm.pml = nullptr;
-    }
 }
 
 void complete(Request *r)
@@ -367,8 +350,12 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
     CommState *state = state_of(h.context);
-    if (state == nullptr || h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
-        return; /* a communicator this process no longer has: nothing can receive it */
+    if (state == nullptr) {
+        keep_message(early, early.end(), h, proc, data, len);
+        return;
+    }
+    if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
+        return; /* no such rank: nothing can receive it */
     }
     PeerState &peer = state->peers[static_cast<std::size_t>(h.source)];
     if (h.seq != peer.recv_seq) {
@@ -505,7 +492,7 @@ void fail_peer(tessera_proc_t *proc)
         if (state == nullptr) {
             continue;
         }
-        const auto &procs = state->comm->procs;
+        const auto &procs = state->comm->peers();
         const auto found = std::find(procs.begin(), procs.end(), proc);
         if (found == procs.end()) {
             continue;
@@ -560,6 +547,41 @@ void restart(Request *r)
 
 } // namespace
 
+void comm_attach(Communicator &comm)
+{
+    auto *state = new CommState{};
+    state->comm = &comm;
+    state->peers.resize(comm.peers().size());
+    comm.pml = state;
+    if (states_by_context.size() <= comm.context_id) {
+        states_by_context.resize(comm.context_id + 1, nullptr);
+    }
+    states_by_context[comm.context_id] = state;
+    MessageList arrived;
+    for (auto it = early.begin(); it != early.end();) {
+        const auto next = std::next(it);
+        if (it->header.context == comm.context_id) {
+            arrived.splice(arrived.end(), early, it);
+        }
+        it = next;
+    }
+    while (!arrived.empty()) {
+        const KeptMessage &m = arrived.front();
+        on_match(m.header, m.proc, m.data.data(), m.data.size());
+        drop_message(arrived, arrived.begin());
+    }
+}
+
+void comm_detach(Communicator &comm)
+{
+    auto *state = static_cast<CommState *>(comm.pml);
+    if (state != nullptr) {
+        states_by_context[comm.context_id] = nullptr;
+        delete state;
+        comm.pml = nullptr;
+    }
+}
+
 int register_params()
 {
     params = Params{};
@@ -582,6 +604,14 @@ int register_params()
                               &params.poll_spins);
     }
     if (rc >= 0) {
+        rc = mca_var_register("mpi", "", "poll_spins_oversubscribed",
+                              "Empty progress passes before a waiting process yields the CPU when this host's ranks "
+                              "outnumber its online cores (instead of mpi_poll_spins): a peer then waits for the "
+                              "core the spinning rank holds",
+                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                              &params.poll_spins_oversubscribed);
+    }
+    if (rc >= 0) {
         rc = mca_var_register("mpi", "", "yield_when_idle",
                               "Whether a waiting process yields the CPU after mpi_poll_spins empty passes: on, "
                               "off (spin only), or auto (on when this host's ranks outnumber its online cores)",
@@ -600,6 +630,10 @@ std::string check_params(const Params &p)
     if (p.poll_spins < 0) {
         return "mpi_poll_spins: value " + std::to_string(p.poll_spins) + " must be 0 or more";
     }
+    if (p.poll_spins_oversubscribed < 0) {
+        return "mpi_poll_spins_oversubscribed: value " + std::to_string(p.poll_spins_oversubscribed) +
+               " must be 0 or more";
+    }
     if (p.eager_limit != 0 && p.eager_limit <= sizeof(MatchHeader)) {
         return "pml_eager_limit: value " + std::to_string(p.eager_limit) + " must be 0 (the btl decides) or more than " +
                std::to_string(sizeof(MatchHeader)) + " bytes (the header of an eager message)";
@@ -609,7 +643,7 @@ std::string check_params(const Params &p)
 
 int start_send(Request *r)
 {
-    r->proc = r->comm->procs[static_cast<std::size_t>(r->peer)];
+    r->proc = r->comm->peers()[static_cast<std::size_t>(r->peer)];
     mca_btl_base_peer_t *peer = mca_btl_base_peer(r->proc);
     if (peer == nullptr || peer->count == 0) {
         return MPI_ERR_OTHER;
@@ -773,6 +807,7 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
                 status_set_cancelled(status, false);
             }
             auto *m = new Message{comm, {}};
+            comm_retain(comm);
             m->node.splice(m->node.begin(), state->unexpected, it);
             return m;
         }
@@ -784,7 +819,8 @@ void start_mrecv(Request *r, Message *m)
 {
     r->bytes = r->count * r->type->size;
     restart(r);
-    r->comm = m->comm;
+    request_set_comm(r, m->comm);
+    comm_release(m->comm);
     const KeptMessage &kept = m->node.front();
     deliver(r, kept.header, kept.proc, kept.data.data());
     drop_message(m->node, m->node.begin());
@@ -812,14 +848,15 @@ int init()
     }
     Runtime &rt = runtime();
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    yield_enabled = params.yield_when_idle == kYieldOn ||
-                    (params.yield_when_idle == kYieldAuto && (cores < 1 || rt.launch.local_size > cores));
+    const bool oversubscribed = cores < 1 || rt.launch.local_size > cores;
+    yield_enabled = params.yield_when_idle == kYieldOn || (params.yield_when_idle == kYieldAuto && oversubscribed);
+    idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
     Communicator &world = comm_world();
     Communicator &self = comm_self();
     world.procs = rt.world_procs;
     self.procs = {rt.world_procs[static_cast<std::size_t>(rt.launch.rank)]};
-    attach(world);
-    attach(self);
+    comm_attach(world);
+    comm_attach(self);
     if (mca_btl_base_register_recv(kTag, on_fragment, nullptr) != TESSERA_SUCCESS) {
         return MPI_ERR_INTERN;
     }
@@ -843,9 +880,10 @@ void finalize()
     }
     mca_btl_base_register_recv(kTag, nullptr, nullptr);
     mca_btl_base_register_error(nullptr, nullptr);
-    detach(comm_world());
-    detach(comm_self());
+    comm_detach(comm_world());
+    comm_detach(comm_self());
     states_by_context.clear();
+    early.clear();
     clear_message_pool();
     running = false;
 }

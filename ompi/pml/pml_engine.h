@@ -21,12 +21,18 @@ struct Params {
     std::size_t eager_limit = 0;  /* pml_eager_limit: 0 = the first module's btl_eager_limit */
     int pipeline_depth = 16;      /* pml_pipeline_depth: fragments of one message the btl may still hold */
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
+    int poll_spins_oversubscribed = 1; /* mpi_poll_spins_oversubscribed: the same when ranks outnumber cores */
     int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
 };
 extern Params params;
 int register_params();
 /* What is wrong with the values ("" when nothing), naming the parameter. */
 std::string check_params(const Params &p);
+
+/* A communicator's matching state (posted and unexpected queues, per-peer sequence numbers), from its
+ * creation — replaying what peers already sent on its context id — to its destruction. */
+void comm_attach(Communicator &comm);
+void comm_detach(Communicator &comm);
 
 /* Starts a send (peer is a real rank of r->comm) or posts a receive. Returns an MPI error code. */
 int start_send(Request *r);
@@ -38,6 +44,10 @@ int progress();
 /* Progresses until r is complete (spinning, then yielding the CPU between empty passes). */
 void wait_for(Request *r);
 
+/* Empty passes before wait_until yields: mpi_poll_spins, or mpi_poll_spins_oversubscribed when this
+ * host's ranks outnumber its cores (resolved by init()). */
+extern int idle_spins;
+
 /* Gives the CPU to another process (sched_yield) unless mpi_yield_when_idle resolved to off: ranks
  * outnumber cores in tests and CI. */
 void yield_cpu();
@@ -48,7 +58,7 @@ void wait_until(Done done)
 {
     int idle = 0;
     while (!done()) {
-        if (progress() == 0 && ++idle >= params.poll_spins) {
+        if (progress() == 0 && ++idle >= idle_spins) {
             idle = 0;
             yield_cpu();
         }

@@ -19,7 +19,7 @@ Request *start(Kind kind, const void *sbuf, void *rbuf, std::size_t count, const
     r->rbuf = rbuf;
     r->count = count;
     request_set_type(r, type);
-    r->comm = comm;
+    request_set_comm(r, comm);
     r->peer = peer;
     r->tag = tag;
     r->active = true;

@@ -22,6 +22,19 @@ namespace tessera::ompi::pml {
 inline constexpr int kTagInternalFirst = -3;
 inline constexpr int kTagCollFirst = -16;
 
+/* Communicator creation between some ranks of a communicator only, outside its collective numbering,
+ * named by the application's tag (>= 0): MPI_Comm_create_group's members talk on the parent with
+ * kTagCreateGroupFirst - (tag mod kTagUserSpan), MPI_Intercomm_create's leaders on the bridge with
+ * kTagBridgeFirst - (tag mod kTagUserSpan). Both ranges lie below every collective tag (the
+ * collective numbers wrap at 2^24) and apart from each other. */
+inline constexpr int kTagUserSpan = 1 << 28;
+inline constexpr int kTagCreateGroupFirst = -(1 << 25);
+inline constexpr int kTagBridgeFirst = -(1 << 29);
+inline constexpr int internal_tag(int first, int user_tag)
+{
+    return first - user_tag % kTagUserSpan;
+}
+
 /*
  * A send of `count` elements of `type` at `buf` to rank `peer` of `comm` (MPI_PROC_NULL allowed),
  * or a receive from `peer` (a specific rank or MPI_PROC_NULL), with an internal tag (<= -3). Always a

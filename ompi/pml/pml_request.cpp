@@ -47,10 +47,25 @@ void request_set_type(Request *r, const Datatype *type)
     r->type = type;
 }
 
+void request_set_comm(Request *r, Communicator *comm)
+{
+    if (comm != nullptr) {
+        comm_retain(comm);
+    }
+    if (r->comm != nullptr) {
+        comm_release(r->comm);
+    }
+    r->comm = comm;
+}
+
 void request_release(Request *r)
 {
     datatype_release(r->type);
     r->type = nullptr;
+    if (r->comm != nullptr) {
+        comm_release(r->comm);
+        r->comm = nullptr;
+    }
     r->work.reset();
     r->next = free_list;
     free_list = r;

@@ -78,6 +78,9 @@ void request_release(Request *r);
 /* The request's datatype, held for as long as the request lives: a derived type freed by the
  * application meanwhile stays usable until then (MPI-4.1 5.1.10). */
 void request_set_type(Request *r, const Datatype *type);
+/* The request's communicator, held likewise: MPI_Comm_free leaves it (its context, its matching
+ * state) until the operations pending on it are done (MPI-4.1 7.4.3). */
+void request_set_comm(Request *r, Communicator *comm);
 
 inline MPI_Request to_handle(Request *r)
 {

@@ -33,7 +33,8 @@ TranslatorCoverage translator_coverage()
     c.runtime = module->translator_runtime != nullptr ? module->translator_runtime : c.component;
     c.functions.reserve(TESSERA_MPI_FUNCTION_COUNT);
     for (size_t i = 0; i < TESSERA_MPI_FUNCTION_COUNT; ++i) {
-        c.functions.push_back({tessera_mpi_slots[i].name, tessera_mpi_slot_filled(&table, i) != 0});
+        c.functions.push_back(
+            {tessera_mpi_slots[i].name, tessera_mpi_slots[i].category, tessera_mpi_slot_filled(&table, i) != 0});
     }
     mca_translator_base_finalize();
     return c;

@@ -9,7 +9,8 @@
 namespace tessera::ompi {
 
 struct FunctionCoverage {
-    std::string name; /* "MPI_Send" */
+    std::string name;     /* "MPI_Send" */
+    std::string category; /* the API description's cat=: "p2p", "coll", "topo", ... */
     bool implemented = false;
 };
 

@@ -11,6 +11,8 @@
 #include "ompi/pml/p2p_functions.h"
 #include "ompi/runtime/native_functions.h"
 #include "ompi/runtime/native_translator.h"
+#include "ompi/topo/neighbor_functions.h"
+#include "ompi/topo/topo_functions.h"
 
 namespace tessera::ompi {
 
@@ -30,7 +32,7 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Get_library_version = native::get_library_version;
     t->Wtime = native::wtime;
     t->Wtick = native::wtick;
-    /* Communicators: the predefined ones */
+    /* Communicators */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;
     t->Comm_group = native::comm_group;
@@ -39,6 +41,62 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Comm_get_name = native::comm_get_name;
     t->Comm_set_info = native::comm_set_info;
     t->Comm_get_info = native::comm_get_info;
+    /* Communicator creation (issue 7) */
+    t->Comm_dup = native::comm_dup;
+    t->Comm_dup_with_info = native::comm_dup_with_info;
+    t->Comm_idup = native::comm_idup;
+    t->Comm_idup_with_info = native::comm_idup_with_info;
+    t->Comm_split = native::comm_split;
+    t->Comm_split_type = native::comm_split_type;
+    t->Comm_create = native::comm_create;
+    t->Comm_create_group = native::comm_create_group;
+    t->Comm_free = native::comm_free;
+    t->Comm_test_inter = native::comm_test_inter;
+    t->Comm_remote_size = native::comm_remote_size;
+    t->Comm_remote_group = native::comm_remote_group;
+    t->Intercomm_create = native::intercomm_create;
+    t->Intercomm_merge = native::intercomm_merge;
+    /* Topologies and neighbourhood collectives (issue 7) */
+    t->Dims_create = native::dims_create;
+    t->Cart_create = native::cart_create;
+    t->Cart_coords = native::cart_coords;
+    t->Cart_rank = native::cart_rank;
+    t->Cart_shift = native::cart_shift;
+    t->Cart_sub = native::cart_sub;
+    t->Cart_get = native::cart_get;
+    t->Cartdim_get = native::cartdim_get;
+    t->Cart_map = native::cart_map;
+    t->Graph_create = native::graph_create;
+    t->Graph_get = native::graph_get;
+    t->Graphdims_get = native::graphdims_get;
+    t->Graph_neighbors_count = native::graph_neighbors_count;
+    t->Graph_neighbors = native::graph_neighbors;
+    t->Graph_map = native::graph_map;
+    t->Topo_test = native::topo_test;
+    t->Dist_graph_create_adjacent = native::dist_graph_create_adjacent;
+    t->Dist_graph_create = native::dist_graph_create;
+    t->Dist_graph_neighbors_count = native::dist_graph_neighbors_count;
+    t->Dist_graph_neighbors = native::dist_graph_neighbors;
+    t->Neighbor_allgather = native::neighbor_allgather;
+    t->Neighbor_allgather_c = native::neighbor_allgather_c;
+    t->Ineighbor_allgather = native::ineighbor_allgather;
+    t->Ineighbor_allgather_c = native::ineighbor_allgather_c;
+    t->Neighbor_allgatherv = native::neighbor_allgatherv;
+    t->Neighbor_allgatherv_c = native::neighbor_allgatherv_c;
+    t->Ineighbor_allgatherv = native::ineighbor_allgatherv;
+    t->Ineighbor_allgatherv_c = native::ineighbor_allgatherv_c;
+    t->Neighbor_alltoall = native::neighbor_alltoall;
+    t->Neighbor_alltoall_c = native::neighbor_alltoall_c;
+    t->Ineighbor_alltoall = native::ineighbor_alltoall;
+    t->Ineighbor_alltoall_c = native::ineighbor_alltoall_c;
+    t->Neighbor_alltoallv = native::neighbor_alltoallv;
+    t->Neighbor_alltoallv_c = native::neighbor_alltoallv_c;
+    t->Ineighbor_alltoallv = native::ineighbor_alltoallv;
+    t->Ineighbor_alltoallv_c = native::ineighbor_alltoallv_c;
+    t->Neighbor_alltoallw = native::neighbor_alltoallw;
+    t->Neighbor_alltoallw_c = native::neighbor_alltoallw_c;
+    t->Ineighbor_alltoallw = native::ineighbor_alltoallw;
+    t->Ineighbor_alltoallw_c = native::ineighbor_alltoallw_c;
     /* Groups (issue 7) */
     t->Group_size = native::group_size;
     t->Group_rank = native::group_rank;

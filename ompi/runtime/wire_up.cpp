@@ -172,6 +172,7 @@ std::string wire_up(bool thread_multiple)
             return problem;
         }
     }
+    comm_init();
     return "";
 }
 
@@ -179,6 +180,7 @@ std::string wire_down()
 {
     Runtime &rt = runtime();
     std::string problem;
+    comm_finalize();
     coll_comm_disable(comm_self());
     coll_comm_disable(comm_world());
     coll_finalize();

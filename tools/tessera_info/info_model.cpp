@@ -1,5 +1,7 @@
 #include "info_model.h"
 
+#include <algorithm>
+
 #include "mca/constants.h"
 #include "opal/install_dirs.h"
 #include "tessera_build_id.h"
@@ -14,6 +16,20 @@ size_t implemented_count(const std::vector<ompi::FunctionCoverage> &coverage)
         n += f.implemented ? 1 : 0;
     }
     return n;
+}
+
+std::vector<CategoryCoverage> coverage_by_category(const std::vector<ompi::FunctionCoverage> &coverage)
+{
+    std::vector<CategoryCoverage> out;
+    for (const ompi::FunctionCoverage &f : coverage) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const CategoryCoverage &c) { return c.category == f.category; });
+        if (it == out.end()) {
+            it = out.insert(out.end(), CategoryCoverage{f.category, 0, 0});
+        }
+        ++it->total;
+        it->implemented += f.implemented ? 1 : 0;
+    }
+    return out;
 }
 
 std::string version_string(const mca_base_version_t &v)

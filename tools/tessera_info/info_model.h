@@ -55,6 +55,14 @@ struct Model {
 
 /* How many functions of the list are implemented. */
 size_t implemented_count(const std::vector<ompi::FunctionCoverage> &coverage);
+/* Per category of the API description (cat=), in order of first appearance: (category, implemented,
+ * total). */
+struct CategoryCoverage {
+    std::string category;
+    size_t implemented = 0;
+    size_t total = 0;
+};
+std::vector<CategoryCoverage> coverage_by_category(const std::vector<ompi::FunctionCoverage> &coverage);
 
 std::string version_string(const mca_base_version_t &v);
 /* "4 tuner/basic" */

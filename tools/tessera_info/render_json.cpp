@@ -95,13 +95,18 @@ void render_json(const Model &m, const Options &o)
         const size_t implemented = implemented_count(m.coverage);
         json functions = json::array();
         for (const ompi::FunctionCoverage &f : m.coverage) {
-            functions.push_back({{"name", f.name}, {"implemented", f.implemented}});
+            functions.push_back({{"name", f.name}, {"category", f.category}, {"implemented", f.implemented}});
+        }
+        json categories = json::array();
+        for (const CategoryCoverage &c : coverage_by_category(m.coverage)) {
+            categories.push_back({{"category", c.category}, {"implemented", c.implemented}, {"total", c.total}});
         }
         doc["coverage"] = {{"translator", m.coverage_translator},
                            {"runtime", m.coverage_runtime},
                            {"implemented", implemented},
                            {"missing", m.coverage.size() - implemented},
                            {"total", m.coverage.size()},
+                           {"categories", categories},
                            {"functions", functions}};
     }
     if (o.show_failed) {

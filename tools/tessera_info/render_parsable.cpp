@@ -81,6 +81,9 @@ void render_parsable(const Model &m, const Options &o)
         out("coverage:implemented", std::to_string(implemented));
         out("coverage:missing", std::to_string(m.coverage.size() - implemented));
         out("coverage:total", std::to_string(m.coverage.size()));
+        for (const CategoryCoverage &c : coverage_by_category(m.coverage)) {
+            out("coverage:category:" + c.category, std::to_string(c.implemented) + "/" + std::to_string(c.total));
+        }
         for (const ompi::FunctionCoverage &f : m.coverage) {
             out("coverage:function:" + f.name, f.implemented ? "implemented" : "missing");
         }

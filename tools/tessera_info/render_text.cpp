@@ -85,6 +85,13 @@ void render_coverage(const Model &m)
     line("MPI functions", std::to_string(total) + " in the MPI 5.0 ABI");
     line("Implemented", std::to_string(implemented) + " (" + percent + ")");
     line("Missing", std::to_string(total - implemented));
+    std::string by_category;
+    for (const CategoryCoverage &c : coverage_by_category(coverage)) {
+        by_category += (by_category.empty() ? "" : " ") + c.category + " " + std::to_string(c.implemented) + "/" +
+                       std::to_string(c.total);
+    }
+    std::printf("%*s:\n", kLabelWidth, "By category (implemented/total)");
+    wrapped(by_category, kLabelWidth + 2);
     for (bool which : {true, false}) {
         std::string names;
         for (const ompi::FunctionCoverage &f : coverage) {

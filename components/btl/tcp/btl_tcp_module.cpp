@@ -102,9 +102,10 @@ int read_directly(Link *l)
 }
 
 /* Every module polls the component's one set: whichever module the caller progresses, the events
- * of all links are handled. While a module has at most btl_tcp_direct_reads connections, it reads
- * them directly and polls the set only every btl_tcp_poll_every passes (for new connections and
- * handshakes). */
+ * of all links are handled. While a module has at most btl_tcp_direct_reads connections (none at all
+ * when every peer is reached by shared memory), it reads them directly and polls the set only every
+ * btl_tcp_poll_every passes (for new connections and handshakes): an epoll_wait per pass would cost
+ * an idle tcp module a system call in every progress pass of the process. */
 int progress(mca_btl_base_module_t *m)
 {
     Link *l = as_link(m);
@@ -116,7 +117,7 @@ int progress(mca_btl_base_module_t *m)
             expire_pending(l);
         }
     }
-    if (!l->connected.empty() && l->connected.size() <= static_cast<std::size_t>(params.direct_reads) &&
+    if (params.direct_reads > 0 && l->connected.size() <= static_cast<std::size_t>(params.direct_reads) &&
         ++l->passes % static_cast<unsigned>(params.poll_every) != 0) {
         return events + read_directly(l);
     }

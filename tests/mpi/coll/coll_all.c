@@ -1,9 +1,10 @@
 /*
- * Every collective of MPI-4.1 chapter 6 on MPI_COMM_WORLD, each blocking, non-blocking completed by
- * MPI_Wait, and non-blocking while point-to-point messages are pending (completed together by
- * MPI_Testall/MPI_Waitall): results checked element by element against values computed locally, gaps
- * and tails of the receive buffers untouched. Counts from 0 to 256 Ki ints (1 MiB) per block; with
- * argv[1] "big", messages of 16 MiB. The _c (MPI_Count) forms are run for a part of the calls.
+ * Every collective of MPI-4.1 chapter 6 on MPI_COMM_WORLD (or a communicator split from it, coll_check.h),
+ * each blocking, non-blocking completed by MPI_Wait, and non-blocking while point-to-point messages are
+ * pending (completed together by MPI_Testall/MPI_Waitall): results checked element by element against
+ * values computed locally, gaps and tails of the receive buffers untouched. Counts from 0 to 256 Ki ints
+ * (1 MiB) per block; with the argument "big", messages of 16 MiB. The _c (MPI_Count) forms are run for a
+ * part of the calls.
  */
 #include "coll_check.h"
 
@@ -38,7 +39,7 @@ static int large_arrays;
 static void test_barrier(enum mode mode)
 {
     const size_t n = 0;
-    RUN(mode, 3, MPI_Barrier(MPI_COMM_WORLD), MPI_Ibarrier(MPI_COMM_WORLD, &rq_));
+    RUN(mode, 3, MPI_Barrier(test_comm), MPI_Ibarrier(test_comm, &rq_));
     (void)n;
 }
 
@@ -50,11 +51,11 @@ static void test_bcast(size_t n, enum mode mode)
         buf[i] = value(root, i);
     }
     if (n % 2 == 0) {
-        RUN(mode, 4, MPI_Bcast(buf, (int)n, MPI_INT, root, MPI_COMM_WORLD),
-            MPI_Ibcast(buf, (int)n, MPI_INT, root, MPI_COMM_WORLD, &rq_));
+        RUN(mode, 4, MPI_Bcast(buf, (int)n, MPI_INT, root, test_comm),
+            MPI_Ibcast(buf, (int)n, MPI_INT, root, test_comm, &rq_));
     } else {
-        RUN(mode, 4, MPI_Bcast_c(buf, (MPI_Count)n, MPI_INT, root, MPI_COMM_WORLD),
-            MPI_Ibcast_c(buf, (MPI_Count)n, MPI_INT, root, MPI_COMM_WORLD, &rq_));
+        RUN(mode, 4, MPI_Bcast_c(buf, (MPI_Count)n, MPI_INT, root, test_comm),
+            MPI_Ibcast_c(buf, (MPI_Count)n, MPI_INT, root, test_comm, &rq_));
     }
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(buf, i, value(root, i), "MPI_Bcast");
@@ -70,8 +71,8 @@ static void test_gather_scatter(size_t n, enum mode mode)
     for (size_t i = 0; i < n; ++i) {
         mine[i] = value(rank, i);
     }
-    RUN(mode, 5, MPI_Gather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Igather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 5, MPI_Gather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, test_comm),
+        MPI_Igather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, test_comm, &rq_));
     if (rank == root) {
         for (int r = 0; r < size; ++r) {
             for (size_t i = 0; i < n; ++i) {
@@ -81,8 +82,8 @@ static void test_gather_scatter(size_t n, enum mode mode)
     }
     /* Scatter back what was gathered: each rank gets its own values again. */
     int *back = ints(n + 1);
-    RUN(mode, 6, MPI_Scatter_c(all, (MPI_Count)n, MPI_INT, back, (MPI_Count)n, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Iscatter_c(all, (MPI_Count)n, MPI_INT, back, (MPI_Count)n, MPI_INT, root, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 6, MPI_Scatter_c(all, (MPI_Count)n, MPI_INT, back, (MPI_Count)n, MPI_INT, root, test_comm),
+        MPI_Iscatter_c(all, (MPI_Count)n, MPI_INT, back, (MPI_Count)n, MPI_INT, root, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(back, i, value(rank, i), "MPI_Scatter");
     }
@@ -115,8 +116,8 @@ static void test_gatherv_scatterv(size_t n, enum mode mode)
         mine[i] = value(rank, i);
     }
     RUN(mode, 7,
-        MPI_Gatherv(mine, counts[rank], MPI_INT, all, counts, displs, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Igatherv(mine, counts[rank], MPI_INT, all, counts, displs, MPI_INT, root, MPI_COMM_WORLD, &rq_));
+        MPI_Gatherv(mine, counts[rank], MPI_INT, all, counts, displs, MPI_INT, root, test_comm),
+        MPI_Igatherv(mine, counts[rank], MPI_INT, all, counts, displs, MPI_INT, root, test_comm, &rq_));
     if (rank == root) {
         for (int r = 0; r < size; ++r) {
             for (size_t i = 0; i < (size_t)counts[r]; ++i) {
@@ -134,12 +135,12 @@ static void test_gatherv_scatterv(size_t n, enum mode mode)
     }
     if (large_arrays) {
         RUN(mode, 8,
-            MPI_Scatterv_c(all, ccounts, cdispls, MPI_INT, back, ccounts[rank], MPI_INT, root, MPI_COMM_WORLD),
-            MPI_Iscatterv_c(all, ccounts, cdispls, MPI_INT, back, ccounts[rank], MPI_INT, root, MPI_COMM_WORLD,
+            MPI_Scatterv_c(all, ccounts, cdispls, MPI_INT, back, ccounts[rank], MPI_INT, root, test_comm),
+            MPI_Iscatterv_c(all, ccounts, cdispls, MPI_INT, back, ccounts[rank], MPI_INT, root, test_comm,
                             &rq_));
     } else {
-        RUN(mode, 8, MPI_Scatterv(all, counts, displs, MPI_INT, back, counts[rank], MPI_INT, root, MPI_COMM_WORLD),
-            MPI_Iscatterv(all, counts, displs, MPI_INT, back, counts[rank], MPI_INT, root, MPI_COMM_WORLD, &rq_));
+        RUN(mode, 8, MPI_Scatterv(all, counts, displs, MPI_INT, back, counts[rank], MPI_INT, root, test_comm),
+            MPI_Iscatterv(all, counts, displs, MPI_INT, back, counts[rank], MPI_INT, root, test_comm, &rq_));
     }
     for (size_t i = 0; i < (size_t)counts[rank]; ++i) {
         EXPECT_AT(back, i, value(rank, i), "MPI_Scatterv");
@@ -156,8 +157,8 @@ static void test_allgather(size_t n, enum mode mode)
     for (size_t i = 0; i < n; ++i) {
         mine[i] = value(rank, i);
     }
-    RUN(mode, 9, MPI_Allgather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, MPI_COMM_WORLD),
-        MPI_Iallgather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 9, MPI_Allgather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, test_comm),
+        MPI_Iallgather(mine, (int)n, MPI_INT, all, (int)n, MPI_INT, test_comm, &rq_));
     for (int r = 0; r < size; ++r) {
         for (size_t i = 0; i < n; ++i) {
             EXPECT_AT(all, (size_t)r * n + i, value(r, i), "MPI_Allgather");
@@ -172,8 +173,8 @@ static void test_allgather(size_t n, enum mode mode)
     for (size_t i = 0; i < n + (size_t)rank; ++i) {
         v[i] = value(rank, i);
     }
-    RUN(mode, 10, MPI_Allgatherv(v, counts[rank], MPI_INT, vall, counts, displs, MPI_INT, MPI_COMM_WORLD),
-        MPI_Iallgatherv(v, counts[rank], MPI_INT, vall, counts, displs, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 10, MPI_Allgatherv(v, counts[rank], MPI_INT, vall, counts, displs, MPI_INT, test_comm),
+        MPI_Iallgatherv(v, counts[rank], MPI_INT, vall, counts, displs, MPI_INT, test_comm, &rq_));
     for (int r = 0; r < size; ++r) {
         for (size_t i = 0; i < (size_t)counts[r]; ++i) {
             EXPECT_AT(vall, (size_t)displs[r] + i, value(r, i), "MPI_Allgatherv");
@@ -194,8 +195,8 @@ static void test_alltoall(size_t n, enum mode mode)
             out[(size_t)p * n + i] = value2(rank, p, i);
         }
     }
-    RUN(mode, 11, MPI_Alltoall(out, (int)n, MPI_INT, in, (int)n, MPI_INT, MPI_COMM_WORLD),
-        MPI_Ialltoall(out, (int)n, MPI_INT, in, (int)n, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 11, MPI_Alltoall(out, (int)n, MPI_INT, in, (int)n, MPI_INT, test_comm),
+        MPI_Ialltoall(out, (int)n, MPI_INT, in, (int)n, MPI_INT, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < n; ++i) {
             EXPECT_AT(in, (size_t)p * n + i, value2(p, rank, i), "MPI_Alltoall");
@@ -230,8 +231,8 @@ static void test_alltoallv_w(size_t n, enum mode mode)
         }
     }
     RUN(mode, 12,
-        MPI_Alltoallv(out, scounts, sdispls, MPI_INT, in, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD),
-        MPI_Ialltoallv(out, scounts, sdispls, MPI_INT, in, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD, &rq_));
+        MPI_Alltoallv(out, scounts, sdispls, MPI_INT, in, rcounts, rdispls, MPI_INT, test_comm),
+        MPI_Ialltoallv(out, scounts, sdispls, MPI_INT, in, rcounts, rdispls, MPI_INT, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < (size_t)rcounts[p]; ++i) {
             EXPECT_AT(in, (size_t)rdispls[p] + i, value2(p, rank, i), "MPI_Alltoallv");
@@ -242,8 +243,8 @@ static void test_alltoallv_w(size_t n, enum mode mode)
         in[i] = SENTINEL;
     }
     RUN(mode, 13,
-        MPI_Alltoallw(out, scounts, sbytes, types, in, rcounts, rbytes, types, MPI_COMM_WORLD),
-        MPI_Ialltoallw(out, scounts, sbytes, types, in, rcounts, rbytes, types, MPI_COMM_WORLD, &rq_));
+        MPI_Alltoallw(out, scounts, sbytes, types, in, rcounts, rbytes, types, test_comm),
+        MPI_Ialltoallw(out, scounts, sbytes, types, in, rcounts, rbytes, types, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < (size_t)rcounts[p]; ++i) {
             EXPECT_AT(in, (size_t)rdispls[p] + i, value2(p, rank, i), "MPI_Alltoallw");
@@ -270,30 +271,30 @@ static void test_reductions(size_t n, enum mode mode)
     for (size_t i = 0; i < n * (size_t)size; ++i) {
         mine[i] = value(rank, i);
     }
-    RUN(mode, 14, MPI_Reduce(mine, out, (int)n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD),
-        MPI_Ireduce(mine, out, (int)n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 14, MPI_Reduce(mine, out, (int)n, MPI_INT, MPI_SUM, root, test_comm),
+        MPI_Ireduce(mine, out, (int)n, MPI_INT, MPI_SUM, root, test_comm, &rq_));
     for (size_t i = 0; i < n && rank == root; ++i) {
         EXPECT_AT(out, i, sum_of(i, size), "MPI_Reduce");
     }
-    RUN(mode, 15, MPI_Allreduce_c(mine, out, (MPI_Count)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Iallreduce_c(mine, out, (MPI_Count)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 15, MPI_Allreduce_c(mine, out, (MPI_Count)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Iallreduce_c(mine, out, (MPI_Count)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(out, i, sum_of(i, size), "MPI_Allreduce");
     }
     EXPECT_AT(out, n * (size_t)size, SENTINEL, "MPI_Allreduce tail");
-    RUN(mode, 16, MPI_Scan(mine, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Iscan(mine, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 16, MPI_Scan(mine, out, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Iscan(mine, out, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(out, i, sum_of(i, rank + 1), "MPI_Scan");
     }
-    RUN(mode, 17, MPI_Exscan(mine, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Iexscan(mine, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 17, MPI_Exscan(mine, out, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Iexscan(mine, out, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n && rank > 0; ++i) {
         EXPECT_AT(out, i, sum_of(i, rank), "MPI_Exscan");
     }
     /* Reduce_scatter_block: rank r gets elements [r n, (r+1) n) of the sum. */
-    RUN(mode, 18, MPI_Reduce_scatter_block(mine, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Ireduce_scatter_block(mine, out, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 18, MPI_Reduce_scatter_block(mine, out, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Ireduce_scatter_block(mine, out, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(out, i, sum_of((size_t)rank * n + i, size), "MPI_Reduce_scatter_block");
     }
@@ -307,8 +308,8 @@ static void test_reductions(size_t n, enum mode mode)
     for (size_t i = 0; i < n * (size_t)size + 1; ++i) {
         out[i] = SENTINEL;
     }
-    RUN(mode, 19, MPI_Reduce_scatter(mine, out, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Ireduce_scatter(mine, out, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 19, MPI_Reduce_scatter(mine, out, counts, MPI_INT, MPI_SUM, test_comm),
+        MPI_Ireduce_scatter(mine, out, counts, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < (size_t)counts[rank]; ++i) {
         EXPECT_AT(out, i, sum_of(before + i, size), "MPI_Reduce_scatter");
     }
@@ -324,8 +325,8 @@ static void test_double_ops(size_t n, enum mode mode)
     for (size_t i = 0; i < n; ++i) {
         mine[i] = (double)((rank * 7 + (int)i) % (size + 3)) + 0.5;
     }
-    RUN(mode, 20, MPI_Allreduce(mine, out, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
-        MPI_Iallreduce(mine, out, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &rq_));
+    RUN(mode, 20, MPI_Allreduce(mine, out, (int)n, MPI_DOUBLE, MPI_MAX, test_comm),
+        MPI_Iallreduce(mine, out, (int)n, MPI_DOUBLE, MPI_MAX, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         double want = -1;
         for (int r = 0; r < size; ++r) {
@@ -342,11 +343,15 @@ static void test_double_ops(size_t n, enum mode mode)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_comm_init(argc, argv);
+    MPI_Comm_rank(test_comm, &rank);
+    MPI_Comm_size(test_comm, &size);
     CHECK(size <= 64, "at most 64 ranks");
     large_arrays = !runtime_is("Open MPI");
-    const int big = argc > 1 && strcmp(argv[1], "big") == 0;
+    int big = 0;
+    for (int a = 1; a < argc; ++a) {
+        big |= strcmp(argv[a], "big") == 0;
+    }
     static const size_t counts[] = {0, 1, 3, 1000, 16384 + 5, 262144 + 3};
     /* 16 MiB messages: per block for the rooted ones and the reductions; in total for the all-to-all
      * ones (a block per rank). */
@@ -374,10 +379,11 @@ int main(int argc, char **argv)
             test_double_ops(n, mode);
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(test_comm);
     if (rank == 0) {
-        printf("coll_all: %zu collective calls checked on %d ranks%s\n", checked, size, big ? " (16 MiB)" : "");
+        printf("coll_all: %zu collective calls checked on %s%s\n", checked, test_comm_label(), big ? " (16 MiB)" : "");
     }
+    test_comm_free();
     MPI_Finalize();
     return 0;
 }

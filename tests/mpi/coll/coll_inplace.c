@@ -50,8 +50,8 @@ static void rooted(size_t n, enum mode mode)
         mine[i] = value(rank, i);
     }
     RUN(mode,
-        MPI_Gather(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Igather(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, MPI_COMM_WORLD,
+        MPI_Gather(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, test_comm),
+        MPI_Igather(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, test_comm,
                     &rq_));
     for (size_t i = 0; i < all_n && rank == root; ++i) {
         EXPECT_AT(all, i, value((int)(i / (n ? n : 1)), i % (n ? n : 1)), "MPI_Gather");
@@ -64,9 +64,9 @@ static void rooted(size_t n, enum mode mode)
     }
     RUN(mode,
         MPI_Gatherv(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, counts, displs, MPI_INT, root,
-                    MPI_COMM_WORLD),
+                    test_comm),
         MPI_Igatherv(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, counts, displs, MPI_INT, root,
-                     MPI_COMM_WORLD, &rq_));
+                     test_comm, &rq_));
     for (size_t i = 0; i < all_n && rank == root; ++i) {
         EXPECT_AT(all, i, value((int)(i / (n ? n : 1)), i % (n ? n : 1)), "MPI_Gatherv");
     }
@@ -75,9 +75,9 @@ static void rooted(size_t n, enum mode mode)
         mine[i] = SENTINEL;
     }
     RUN(mode,
-        MPI_Scatter(all, (int)n, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root, MPI_COMM_WORLD),
+        MPI_Scatter(all, (int)n, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root, test_comm),
         MPI_Iscatter(all, (int)n, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root,
-                     MPI_COMM_WORLD, &rq_));
+                     test_comm, &rq_));
     for (size_t i = 0; i < n && rank != root; ++i) {
         EXPECT_AT(mine, i, value(rank, i), "MPI_Scatter");
     }
@@ -87,9 +87,9 @@ static void rooted(size_t n, enum mode mode)
     }
     RUN(mode,
         MPI_Scatterv(all, counts, displs, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root,
-                     MPI_COMM_WORLD),
+                     test_comm),
         MPI_Iscatterv(all, counts, displs, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root,
-                      MPI_COMM_WORLD, &rq_));
+                      test_comm, &rq_));
     for (size_t i = 0; i < n && rank != root; ++i) {
         EXPECT_AT(mine, i, value(rank, i), "MPI_Scatterv");
     }
@@ -106,9 +106,9 @@ static void rooted(size_t n, enum mode mode)
     }
     RUN(mode,
         MPI_Reduce(rank == root ? MPI_IN_PLACE : acc, rank == root ? acc : NULL, (int)n, MPI_INT, MPI_SUM, root,
-                   MPI_COMM_WORLD),
+                   test_comm),
         MPI_Ireduce(rank == root ? MPI_IN_PLACE : acc, rank == root ? acc : NULL, (int)n, MPI_INT, MPI_SUM, root,
-                    MPI_COMM_WORLD, &rq_));
+                    test_comm, &rq_));
     for (size_t i = 0; i < n && rank == root; ++i) {
         EXPECT_AT(acc, i, sum_of(i, size), "MPI_Reduce");
     }
@@ -127,8 +127,8 @@ static void everyone(size_t n, enum mode mode)
     for (size_t i = 0; i < n; ++i) {
         all[(size_t)rank * n + i] = value(rank, i);
     }
-    RUN(mode, MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, MPI_COMM_WORLD),
-        MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm),
+        MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm, &rq_));
     for (size_t i = 0; i < all_n; ++i) {
         EXPECT_AT(all, i, value((int)(i / n), i % n), "MPI_Allgather");
     }
@@ -140,8 +140,8 @@ static void everyone(size_t n, enum mode mode)
     for (size_t i = 0; i < all_n; ++i) {
         all[i] = (size_t)rank * n <= i && i < (size_t)(rank + 1) * n ? value(rank, i % n) : SENTINEL;
     }
-    RUN(mode, MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD),
-        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all, counts, displs, MPI_INT, test_comm),
+        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_INT, all, counts, displs, MPI_INT, test_comm, &rq_));
     for (size_t i = 0; i < all_n; ++i) {
         EXPECT_AT(all, i, value((int)(i / n), i % n), "MPI_Allgatherv");
     }
@@ -151,8 +151,8 @@ static void everyone(size_t n, enum mode mode)
             all[(size_t)p * n + i] = value2(rank, p, i);
         }
     }
-    RUN(mode, MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, MPI_COMM_WORLD),
-        MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm),
+        MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < n; ++i) {
             EXPECT_AT(all, (size_t)p * n + i, value2(p, rank, i), "MPI_Alltoall");
@@ -160,8 +160,8 @@ static void everyone(size_t n, enum mode mode)
     }
     /* Back again with Alltoallv: what came from p returns to p. The send arguments are ignored, but
      * valid (a translator converts the arrays it is given). */
-    RUN(mode, MPI_Alltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD),
-        MPI_Ialltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Alltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, all, counts, displs, MPI_INT, test_comm),
+        MPI_Ialltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, all, counts, displs, MPI_INT, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < n; ++i) {
             EXPECT_AT(all, (size_t)p * n + i, value2(rank, p, i), "MPI_Alltoallv");
@@ -173,8 +173,8 @@ static void everyone(size_t n, enum mode mode)
         bytes[r] = displs[r] * (int)sizeof(int);
         types[r] = MPI_INT;
     }
-    RUN(mode, MPI_Alltoallw(MPI_IN_PLACE, counts, bytes, types, all, counts, bytes, types, MPI_COMM_WORLD),
-        MPI_Ialltoallw(MPI_IN_PLACE, counts, bytes, types, all, counts, bytes, types, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Alltoallw(MPI_IN_PLACE, counts, bytes, types, all, counts, bytes, types, test_comm),
+        MPI_Ialltoallw(MPI_IN_PLACE, counts, bytes, types, all, counts, bytes, types, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < n; ++i) {
             EXPECT_AT(all, (size_t)p * n + i, value2(p, rank, i), "MPI_Alltoallw");
@@ -190,24 +190,24 @@ static void reductions(size_t n, enum mode mode)
     for (size_t i = 0; i < n; ++i) {
         buf[i] = value(rank, i);
     }
-    RUN(mode, MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Iallreduce(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Iallreduce(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(buf, i, sum_of(i, size), "MPI_Allreduce");
     }
     for (size_t i = 0; i < n; ++i) {
         buf[i] = value(rank, i);
     }
-    RUN(mode, MPI_Scan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Iscan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Scan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Iscan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(buf, i, sum_of(i, rank + 1), "MPI_Scan");
     }
     for (size_t i = 0; i < n; ++i) {
         buf[i] = value(rank, i);
     }
-    RUN(mode, MPI_Exscan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Iexscan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Exscan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Iexscan(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n && rank > 0; ++i) {
         EXPECT_AT(buf, i, sum_of(i, rank), "MPI_Exscan");
     }
@@ -215,8 +215,8 @@ static void reductions(size_t n, enum mode mode)
     for (size_t i = 0; i < all_n; ++i) {
         buf[i] = value(rank, i);
     }
-    RUN(mode, MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Ireduce_scatter_block(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm),
+        MPI_Ireduce_scatter_block(MPI_IN_PLACE, buf, (int)n, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(buf, i, sum_of((size_t)rank * n + i, size), "MPI_Reduce_scatter_block");
     }
@@ -227,8 +227,8 @@ static void reductions(size_t n, enum mode mode)
     for (size_t i = 0; i < all_n; ++i) {
         buf[i] = value(rank, i);
     }
-    RUN(mode, MPI_Reduce_scatter(MPI_IN_PLACE, buf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Ireduce_scatter(MPI_IN_PLACE, buf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq_));
+    RUN(mode, MPI_Reduce_scatter(MPI_IN_PLACE, buf, counts, MPI_INT, MPI_SUM, test_comm),
+        MPI_Ireduce_scatter(MPI_IN_PLACE, buf, counts, MPI_INT, MPI_SUM, test_comm, &rq_));
     for (size_t i = 0; i < n; ++i) {
         EXPECT_AT(buf, i, sum_of((size_t)rank * n + i, size), "MPI_Reduce_scatter");
     }
@@ -238,8 +238,9 @@ static void reductions(size_t n, enum mode mode)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_comm_init(argc, argv);
+    MPI_Comm_rank(test_comm, &rank);
+    MPI_Comm_size(test_comm, &size);
     CHECK(size <= 64, "at most 64 ranks");
     static const size_t counts[] = {1, 5, 4096 + 1, 131072 + 7};
     for (enum mode mode = BLOCKING; mode <= NONBLOCKING_WAIT; ++mode) {
@@ -249,10 +250,11 @@ int main(int argc, char **argv)
             reductions(counts[k], mode);
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(test_comm);
     if (rank == 0) {
-        printf("coll_inplace: all checks passed on %d ranks\n", size);
+        printf("coll_inplace: all checks passed on %s\n", test_comm_label());
     }
+    test_comm_free();
     MPI_Finalize();
     return 0;
 }

@@ -26,7 +26,7 @@ static void vector_tests(int n)
         buf[2 * i] = value(root, (size_t)i);
     }
     MPI_Request rq;
-    OK(MPI_Ibcast(buf, 1, vec, root, MPI_COMM_WORLD, &rq));
+    OK(MPI_Ibcast(buf, 1, vec, root, test_comm, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < n; ++i) {
         CHECK(buf[2 * i] == value(root, (size_t)i) && buf[2 * i + 1] == SENTINEL, "MPI_Ibcast of a vector, n=%d: "
@@ -38,14 +38,14 @@ static void vector_tests(int n)
         buf[2 * i] = value(rank, (size_t)i);
     }
     int *all = ints((size_t)n * (size_t)size);
-    OK(MPI_Gather(buf, 1, vec, all, n, MPI_INT, root, MPI_COMM_WORLD));
+    OK(MPI_Gather(buf, 1, vec, all, n, MPI_INT, root, test_comm));
     for (int r = 0; r < size && rank == root; ++r) {
         for (int i = 0; i < n; ++i) {
             CHECK(all[r * n + i] == value(r, (size_t)i), "MPI_Gather from vectors, n=%d: rank %d element %d", n, r, i);
         }
     }
     int *back = ints(span);
-    OK(MPI_Scatter(all, n, MPI_INT, back, 1, vec, root, MPI_COMM_WORLD));
+    OK(MPI_Scatter(all, n, MPI_INT, back, 1, vec, root, test_comm));
     for (int i = 0; i < n; ++i) {
         CHECK(back[2 * i] == value(rank, (size_t)i) && back[2 * i + 1] == SENTINEL,
               "MPI_Scatter into a vector, n=%d: element %d", n, i);
@@ -57,7 +57,7 @@ static void vector_tests(int n)
     int *sum = ints(span);
     const int derived_ops = !runtime_is("Open MPI") && !runtime_is("MPICH");
     if (derived_ops) {
-        OK(MPI_Allreduce(buf, sum, 1, vec, MPI_SUM, MPI_COMM_WORLD));
+        OK(MPI_Allreduce(buf, sum, 1, vec, MPI_SUM, test_comm));
     }
     for (int i = 0; i < n && derived_ops; ++i) {
         int want = 0;
@@ -78,7 +78,7 @@ static void vector_tests(int n)
             out[(size_t)p * stride + 2 * (size_t)i] = value2(rank, p, (size_t)i);
         }
     }
-    OK(MPI_Ialltoall(out, 1, vec, in, n, MPI_INT, MPI_COMM_WORLD, &rq));
+    OK(MPI_Ialltoall(out, 1, vec, in, n, MPI_INT, test_comm, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int p = 0; p < size; ++p) {
         for (int i = 0; i < n; ++i) {
@@ -95,21 +95,7 @@ static void vector_tests(int n)
     free(in);
 }
 
-/* ---- a non-commutative op: 2x2 integer matrices multiplied modulo a prime */
-
-enum { P = 10007 };
-
-static void matmul(const int *a, int *b) /* b = a * b */
-{
-    const long long m0 = ((long long)a[0] * b[0] + (long long)a[1] * b[2]) % P;
-    const long long m1 = ((long long)a[0] * b[1] + (long long)a[1] * b[3]) % P;
-    const long long m2 = ((long long)a[2] * b[0] + (long long)a[3] * b[2]) % P;
-    const long long m3 = ((long long)a[2] * b[1] + (long long)a[3] * b[3]) % P;
-    b[0] = (int)m0;
-    b[1] = (int)m1;
-    b[2] = (int)m2;
-    b[3] = (int)m3;
-}
+/* ---- a non-commutative op: 2x2 integer matrices multiplied modulo a prime (coll_check.h) */
 
 static MPI_Datatype mat_type;
 static int op_calls;
@@ -121,26 +107,6 @@ static void mat_product(void *invec, void *inoutvec, int *len, MPI_Datatype *dat
     ++op_calls;
     for (int i = 0; i < *len; ++i) {
         matmul((const int *)invec + 4 * i, (int *)inoutvec + 4 * i);
-    }
-}
-
-/* Matrix j of rank r; none of them commute with each other in general. */
-static void matrix(int r, int j, int *m)
-{
-    m[0] = r + 2;
-    m[1] = j + 1;
-    m[2] = (r * 3 + j) % 7;
-    m[3] = 1 + r % 2;
-}
-
-/* The product of the matrices j of ranks [from, to). */
-static void product(int from, int to, int j, int *m)
-{
-    m[0] = 1, m[1] = 0, m[2] = 0, m[3] = 1;
-    for (int r = to - 1; r >= from; --r) {
-        int a[4];
-        matrix(r, j, a);
-        matmul(a, m);
     }
 }
 
@@ -172,26 +138,26 @@ static void noncommutative_tests(void)
         matrix(rank, j, mine + 4 * j);
     }
     for (int root = 0; root < size; ++root) {
-        OK(MPI_Reduce(mine, res, K, mat_type, op, root, MPI_COMM_WORLD));
+        OK(MPI_Reduce(mine, res, K, mat_type, op, root, test_comm));
         if (rank == root) {
             expect_products(res, K, 0, size, "MPI_Reduce of matrices");
         }
     }
     MPI_Request rq;
-    OK(MPI_Iallreduce(mine, res, K, mat_type, op, MPI_COMM_WORLD, &rq));
+    OK(MPI_Iallreduce(mine, res, K, mat_type, op, test_comm, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     expect_products(res, K, 0, size, "MPI_Iallreduce of matrices");
-    OK(MPI_Allreduce(mine, res, K, mat_type, op, MPI_COMM_WORLD));
+    OK(MPI_Allreduce(mine, res, K, mat_type, op, test_comm));
     expect_products(res, K, 0, size, "MPI_Allreduce of matrices");
-    OK(MPI_Scan(mine, res, K, mat_type, op, MPI_COMM_WORLD));
+    OK(MPI_Scan(mine, res, K, mat_type, op, test_comm));
     expect_products(res, K, 0, rank + 1, "MPI_Scan of matrices");
-    OK(MPI_Iexscan(mine, res, K, mat_type, op, MPI_COMM_WORLD, &rq));
+    OK(MPI_Iexscan(mine, res, K, mat_type, op, test_comm, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     if (rank > 0) {
         expect_products(res, K, 0, rank, "MPI_Iexscan of matrices");
     }
     /* Reduce_scatter_block: rank r gets the products of matrices [r K, (r+1) K). */
-    OK(MPI_Reduce_scatter_block(mine, res, K, mat_type, op, MPI_COMM_WORLD));
+    OK(MPI_Reduce_scatter_block(mine, res, K, mat_type, op, test_comm));
     for (int j = 0; j < K; ++j) {
         int want[4];
         product(0, size, rank * K + j, want);
@@ -223,7 +189,7 @@ static void pair_and_op_calls(void)
         double value;
         int index;
     } in = {(double)((rank * 37) % (size + 1)) - 0.5, rank}, out = {0, -1};
-    OK(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MINLOC, MPI_COMM_WORLD));
+    OK(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MINLOC, test_comm));
     double best = 1e9;
     int where = -1;
     for (int r = 0; r < size; ++r) {
@@ -250,17 +216,19 @@ static void pair_and_op_calls(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_comm_init(argc, argv);
+    MPI_Comm_rank(test_comm, &rank);
+    MPI_Comm_size(test_comm, &size);
     vector_tests(1);
     vector_tests(1000);
     vector_tests(100000);
     noncommutative_tests();
     pair_and_op_calls();
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(test_comm);
     if (rank == 0) {
-        printf("coll_types: all checks passed on %d ranks\n", size);
+        printf("coll_types: all checks passed on %s\n", test_comm_label());
     }
+    test_comm_free();
     MPI_Finalize();
     return 0;
 }

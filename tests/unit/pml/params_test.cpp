@@ -27,6 +27,9 @@ TEST(PmlParams, BadValuesNameTheParameter)
     p.poll_spins = -1;
     EXPECT_NE(check_params(p).find("mpi_poll_spins"), std::string::npos);
     p = Params{};
+    p.poll_spins_oversubscribed = -2;
+    EXPECT_NE(check_params(p).find("mpi_poll_spins_oversubscribed: value -2"), std::string::npos);
+    p = Params{};
     p.eager_limit = 16;
     EXPECT_NE(check_params(p).find("pml_eager_limit: value 16"), std::string::npos);
     p.eager_limit = 41;

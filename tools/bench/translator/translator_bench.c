@@ -5,11 +5,15 @@
  *   isend_irecv_ns   ns per MPI_Isend + MPI_Irecv + MPI_Waitall(2) to itself (three calls)
  *   latency_us       8-byte ping-pong between ranks 0 and 1, half the round trip in microseconds
  * Each figure is the best of 5 repetitions of a loop long enough to take tens of milliseconds, so that
- * a descheduled moment on a shared machine does not count; the script takes medians across runs. */
+ * a descheduled moment on a shared machine does not count; the script takes medians across runs.
+ * usage: translator_bench [scale [rank|isend|pingpong]]: with a loop named, only that loop runs (for
+ * translator_attribution.py, which profiles one loop at a time), and "calls_<loop> <n>" says how many
+ * MPI calls it made. */
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { REPS = 5 };
 
@@ -80,21 +84,32 @@ int main(int argc, char **argv)
     const long isend_iters = scale > 0 ? 200000 * scale : 2000;
     const long pp_iters = scale > 0 ? 50000 * scale : 500;
 
-    comm_rank_loop(rank_iters / 10); /* warm-up */
-    const double rank_ns = best_of(comm_rank_loop, rank_iters) * 1e9;
-    isend_irecv_loop(isend_iters / 10);
-    const double isend_ns = best_of(isend_irecv_loop, isend_iters) * 1e9;
-    double latency = 0.0;
-    if (size >= 2) {
+    const char *only = argc > 2 ? argv[2] : NULL;
+    double rank_ns = 0.0, isend_ns = 0.0, latency = 0.0;
+    long calls = 0;
+    if (only == NULL || strcmp(only, "rank") == 0) {
+        comm_rank_loop(rank_iters / 10); /* warm-up */
+        rank_ns = best_of(comm_rank_loop, rank_iters) * 1e9;
+        calls = (rank_iters / 10 + REPS * rank_iters) * 1;
+    }
+    if (only == NULL || strcmp(only, "isend") == 0) {
+        isend_irecv_loop(isend_iters / 10);
+        isend_ns = best_of(isend_irecv_loop, isend_iters) * 1e9;
+        calls = (isend_iters / 10 + REPS * isend_iters) * 3;
+    }
+    if (size >= 2 && (only == NULL || strcmp(only, "pingpong") == 0)) {
         pingpong(pp_iters / 10, rank);
         latency = 1e30;
         for (int r = 0; r < REPS; ++r) {
             const double t = pingpong(pp_iters, rank);
             latency = t < latency ? t : latency;
         }
+        calls = (pp_iters / 10 + REPS * pp_iters) * 2; /* each rank: a send and a receive per round trip */
     }
     if (rank == 0) {
         printf("comm_rank_ns %.3f\nisend_irecv_ns %.3f\nlatency_us %.4f\n", rank_ns, isend_ns, latency * 1e6);
+        if (only != NULL)
+            printf("calls_%s %ld\n", only, calls);
     }
     MPI_Finalize();
     return 0;

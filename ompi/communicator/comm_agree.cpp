@@ -1,0 +1,82 @@
+#include "ompi/communicator/comm_agree.h"
+
+#include "ompi/communicator/comm_context.h"
+
+namespace tessera::ompi::comm {
+
+namespace {
+
+/* The last word of an offer: bit 0 set when this process is quiet (comm_agree.h). */
+constexpr std::uint64_t kQuiet = 1;
+
+/* Counts this process's running agreements for as long as it lives. */
+struct Running {
+    Running() { cid::agreement_begin(); }
+    ~Running() { cid::agreement_end(); }
+    Running(const Running &) = delete;
+    Running &operator=(const Running &) = delete;
+};
+
+} // namespace
+
+Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_t> *ids)
+{
+    const Running running;
+    const auto count = static_cast<std::size_t>(a.count);
+    bool first = true;
+    for (;;) {
+        std::vector<std::uint64_t> offer = cid::offer();
+        const std::size_t words = offer.size();
+        if (!a.keep) {
+            offer.assign(words, ~std::uint64_t{0});
+        }
+        const bool quiet = a.blocking && cid::agreements_running() == 1;
+        offer.push_back(quiet ? kQuiet : 0);
+
+        Exchanged result;
+        Task offering = exchange(ch, first ? a.mine : std::vector<int>{}, std::move(offer), &result);
+        int rc = co_await offering;
+        if (rc != MPI_SUCCESS) {
+            co_return rc;
+        }
+        if (first) {
+            records->local = std::move(result.local);
+            records->remote = std::move(result.remote);
+            first = false;
+        }
+        *ids = cid::lowest({result.mask.data(), words}, count);
+        if (ids->size() < count) {
+            /* Everyone saw the same mask: every process gives up. */
+            co_return MPI_ERR_INTERN;
+        }
+        if ((result.mask[words] & kQuiet) != 0) {
+            if (a.keep) {
+                cid::take(*ids);
+            }
+            co_return MPI_SUCCESS;
+        }
+
+        /* Someone had another creation running: confirm that the ids are still free everywhere. */
+        const bool held = a.keep && cid::hold(*ids);
+        const bool fine = !a.keep || held;
+        Task confirming = exchange(ch, {}, {fine ? std::uint64_t{1} : 0}, &result);
+        rc = co_await confirming;
+        if (rc != MPI_SUCCESS) {
+            if (held) {
+                cid::unhold(*ids);
+            }
+            co_return rc;
+        }
+        if (result.mask[0] != 0) {
+            if (a.keep) {
+                cid::take(*ids);
+            }
+            co_return MPI_SUCCESS;
+        }
+        if (held) {
+            cid::unhold(*ids);
+        }
+    }
+}
+
+} // namespace tessera::ompi::comm

@@ -1,0 +1,146 @@
+#include "ompi/communicator/comm_context.h"
+
+#include <bit>
+
+#include "mca/var.h"
+#include "ompi/communicator/communicator.h"
+
+namespace tessera::ompi::cid {
+
+/* 4096 ids: the agreement's mask is 512 bytes, and a process rarely holds more than a few dozen
+ * communicators at once (freed ids are reused). */
+int max_ids = 4096;
+
+namespace {
+
+std::vector<std::uint64_t> used;
+std::vector<std::uint64_t> held;
+int running = 0;
+
+std::size_t word(std::uint32_t id)
+{
+    return id / 64;
+}
+
+std::uint64_t bit(std::uint32_t id)
+{
+    return std::uint64_t{1} << (id % 64);
+}
+
+bool valid(std::uint32_t id)
+{
+    return word(id) < used.size();
+}
+
+} // namespace
+
+int register_params()
+{
+    max_ids = 4096;
+    const int rc = mca_var_register("mpi", "", "max_context_ids",
+                                    "Context ids a process has for its communicators (every live communicator, "
+                                    "and the hidden one of each intercommunicator, takes one; freed ones are "
+                                    "reused). Rounded up to a multiple of 64; at least 64",
+                                    MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                                    &max_ids);
+    return rc < 0 ? rc : 0;
+}
+
+void reset(std::size_t count)
+{
+    const std::size_t words = count < 64 ? 1 : (count + 63) / 64;
+    used.assign(words, 0);
+    held.assign(words, 0);
+    used[0] = bit(kContextWorld) | bit(kContextSelf);
+    running = 0;
+}
+
+std::vector<std::uint64_t> offer()
+{
+    std::vector<std::uint64_t> mask(used.size());
+    for (std::size_t w = 0; w < used.size(); ++w) {
+        mask[w] = ~(used[w] | held[w]);
+    }
+    return mask;
+}
+
+std::vector<std::uint32_t> lowest(std::span<const std::uint64_t> mask, std::size_t count)
+{
+    std::vector<std::uint32_t> ids;
+    for (std::size_t w = 0; w < mask.size() && ids.size() < count; ++w) {
+        for (std::uint64_t bits = mask[w]; bits != 0 && ids.size() < count; bits &= bits - 1) {
+            ids.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+        }
+    }
+    return ids;
+}
+
+bool hold(std::span<const std::uint32_t> ids)
+{
+    for (std::uint32_t id : ids) {
+        if (!valid(id) || ((used[word(id)] | held[word(id)]) & bit(id)) != 0) {
+            return false;
+        }
+    }
+    for (std::uint32_t id : ids) {
+        held[word(id)] |= bit(id);
+    }
+    return true;
+}
+
+void unhold(std::span<const std::uint32_t> ids)
+{
+    for (std::uint32_t id : ids) {
+        if (valid(id)) {
+            held[word(id)] &= ~bit(id);
+        }
+    }
+}
+
+void take(std::span<const std::uint32_t> ids)
+{
+    for (std::uint32_t id : ids) {
+        if (valid(id)) {
+            held[word(id)] &= ~bit(id);
+            used[word(id)] |= bit(id);
+        }
+    }
+}
+
+void release(std::uint32_t id)
+{
+    if (valid(id)) {
+        used[word(id)] &= ~bit(id);
+    }
+}
+
+bool in_use(std::uint32_t id)
+{
+    return valid(id) && (used[word(id)] & bit(id)) != 0;
+}
+
+std::size_t used_count()
+{
+    std::size_t n = 0;
+    for (std::uint64_t w : used) {
+        n += static_cast<std::size_t>(std::popcount(w));
+    }
+    return n;
+}
+
+void agreement_begin()
+{
+    ++running;
+}
+
+void agreement_end()
+{
+    --running;
+}
+
+int agreements_running()
+{
+    return running;
+}
+
+} // namespace tessera::ompi::cid
