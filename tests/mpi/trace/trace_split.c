@@ -1,6 +1,5 @@
-/* Communicators other than MPI_COMM_WORLD, traced (over a runtime translator, which has
- * MPI_Comm_split): a split whose rank order is reversed (key = -rank: rank i of the new communicator is
- * not world rank i), a duplicate of MPI_COMM_WORLD (same ranks, another communicator), messages and a
+/* Communicators other than MPI_COMM_WORLD, traced: a split whose rank order is reversed (key = -rank:
+ * rank i of the new communicator is not world rank i), a duplicate of MPI_COMM_WORLD (same ranks, another communicator), messages and a
  * collective on each, nonblocking receives on the split one, and a message on the split one that is
  * never received. The trace must map their local ranks to the right processes.
  * Usage: trace_split <log directory> */
