@@ -1,6 +1,6 @@
-/* Collectives, traced (over a runtime translator: the native engine has none yet): rooted and
- * unrooted operations, MPI_IN_PLACE, a nonblocking one; each logged with the bytes the trace framework
- * must report (sent: what this rank's send side holds, received: what lands in its receive buffer).
+/* Collectives, traced: rooted and unrooted operations, MPI_IN_PLACE, a nonblocking one; each logged
+ * with the bytes the trace framework must report (sent: what this rank's send side holds, received:
+ * what lands in its receive buffer).
  * Usage: trace_collective <log directory> */
 #include "trace_log.h"
 

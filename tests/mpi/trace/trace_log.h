@@ -65,7 +65,7 @@ static inline void log_close(void)
     fclose(log_comms);
 }
 
-/* The name the trace gives `comm` (the native engine has no MPI_Comm_get_name: only WORLD there). */
+/* The name the trace gives `comm`: MPI_COMM_WORLD's, or the one log_comm set. */
 static inline const char *comm_label(MPI_Comm comm)
 {
     static _Thread_local char name[MPI_MAX_OBJECT_NAME]; /* threads log at once (trace_threads) */
