@@ -521,6 +521,20 @@ extern "C" int mca_var_register(const char *framework, const char *component, co
     }
 }
 
+extern "C" int mca_var_register_table(const char *framework, const char *component, const mca_var_decl_t *decls,
+                                      size_t count, mca_var_scope_t scope)
+{
+    for (size_t i = 0; i < count; ++i) {
+        const mca_var_decl_t &d = decls[i];
+        const int rc = mca_var_register(framework, component, d.name, d.help, d.type, d.enumerators, d.level, scope,
+                                        MCA_VAR_FLAG_NONE, d.storage);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    return TESSERA_SUCCESS;
+}
+
 extern "C" int mca_var_register_synonym(int var_index, const char *framework, const char *component,
                                         const char *name, unsigned flags)
 {

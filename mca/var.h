@@ -64,6 +64,21 @@ int mca_var_register(const char *framework, const char *component, const char *n
                      mca_var_type_t type, const mca_var_enum_value_t *enumerators,
                      mca_var_info_level_t level, mca_var_scope_t scope, unsigned flags, void *storage);
 
+/* One variable of a component's table (mca_var_register_table). */
+typedef struct mca_var_decl {
+    const char *name;
+    const char *help;
+    mca_var_type_t type;
+    const mca_var_enum_value_t *enumerators; /* enums only */
+    mca_var_info_level_t level;
+    void *storage;
+} mca_var_decl_t;
+
+/* Registers `count` variables of framework_component_*, all with `scope` and no flags: components keep
+ * their parameters in one table. TESSERA_SUCCESS, or the first registration's error. */
+int mca_var_register_table(const char *framework, const char *component, const mca_var_decl_t *decls, size_t count,
+                           mca_var_scope_t scope);
+
 /* Another name that sets the same variable (MCA_VAR_FLAG_DEPRECATED: warn that it is old). */
 int mca_var_register_synonym(int var_index, const char *framework, const char *component,
                              const char *name, unsigned flags);

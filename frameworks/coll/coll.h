@@ -185,7 +185,7 @@ struct mca_coll_base_module {
     void *reserved[16];
 };
 
-/* Once per process after open: TESSERA_SUCCESS to take part in communicator queries at all. */
+/* Once per process after open: TESSERA_SUCCESS to take part in communicator queries at all (NULL: always). */
 typedef int (*mca_coll_base_init_query_fn_t)(bool enable_progress_threads, bool enable_mpi_threads);
 
 /* A module for `comm` with its priority, or NULL to stay out of this communicator (too small, an

@@ -48,44 +48,79 @@ bool holds_data(const Side &s)
     return s.type != nullptr && s.count * s.type->size > 0;
 }
 
+/* One direction's arguments of a rooted collective: a buffer, a count (or the root's counts and
+ * displacements), a datatype, and their names for messages. */
+template <typename Count, typename Disp>
+struct Args {
+    const void *buf;
+    MPI_Count count;         /* per rank (the root's fixed-count form) or of this rank's own block */
+    const Count *counts;     /* the root's vector form */
+    const Disp *displs;
+    MPI_Datatype type;
+    const char *buf_arg, *count_arg, *type_arg;
+};
+
+/* The checks a gather and a scatter share, mirrored: `own` is the block every member gives (gather's
+ * send side) or takes (scatter's receive side), and may be MPI_IN_PLACE at the root; `all` is the
+ * root's buffer of every rank's blocks. */
+struct Checked {
+    Call c;
+    bool at_root = false;
+    Side own, all;
+    std::vector<std::size_t> counts;
+    std::vector<std::ptrdiff_t> offsets;
+};
+
+template <typename Count, typename Disp>
+int check_rooted(const char *function, bool vector, bool own_is_send, const Args<Count, Disp> &own,
+                 const Args<Count, Disp> &all, int root, MPI_Comm comm, Checked *k)
+{
+    Call &c = k->c;
+    int rc = check_comm(function, comm, &c);
+    rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    k->at_root = c.is_root(root);
+    std::size_t total = static_cast<std::size_t>(all.count) * static_cast<std::size_t>(c.peers());
+    rc = check_in_place_at_root(c, own.buf, k->at_root, own.buf_arg);
+    if (rc == MPI_SUCCESS && own.buf != MPI_IN_PLACE && c.is_member(root)) {
+        rc = check_side(c, own.buf, own.count, own.type, own.buf_arg, own.type_arg, &k->own);
+    }
+    if (rc == MPI_SUCCESS && k->at_root && vector) {
+        rc = check_counts(c, all.counts, all.count_arg, &k->counts, &total);
+        rc = rc != MPI_SUCCESS ? rc : check_displs(c, all.displs, "displs", &k->offsets);
+    }
+    if (rc == MPI_SUCCESS && k->at_root) {
+        rc = check_side(c, all.buf, static_cast<MPI_Count>(total), all.type, all.buf_arg, all.type_arg, &k->all);
+        const Side &send = own_is_send ? k->own : k->all;
+        const Side &recv = own_is_send ? k->all : k->own;
+        const void *sbuf = own_is_send ? own.buf : all.buf;
+        const void *rbuf = own_is_send ? all.buf : own.buf;
+        rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, holds_data(send), rbuf, holds_data(recv));
+    }
+    return rc;
+}
+
 /* MPI_Gather (vector = false: rcount) and MPI_Gatherv (vector: rcounts and displs). */
 template <typename Count, typename Disp>
 int gather_impl(const char *function, bool vector, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
                 const Count *rcounts, const Disp *displs, Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
-    Call c;
-    int rc = check_comm(function, comm, &c);
-    rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    const bool at_root = c.is_root(root);
-    Side send, recv;
-    std::vector<std::size_t> counts;
-    std::vector<std::ptrdiff_t> offsets;
-    std::size_t total = static_cast<std::size_t>(rcount) * static_cast<std::size_t>(c.peers());
-    rc = check_in_place_at_root(c, sbuf, at_root, "sendbuf");
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE && c.is_member(root)) {
-        rc = check_side(c, sbuf, scount, stype, "sendbuf", "sendtype", &send);
-    }
-    if (rc == MPI_SUCCESS && at_root && vector) {
-        rc = check_counts(c, rcounts, "recvcounts", &counts, &total);
-        rc = rc != MPI_SUCCESS ? rc : check_displs(c, displs, "displs", &offsets);
-    }
-    if (rc == MPI_SUCCESS && at_root) {
-        rc = check_side(c, rbuf, static_cast<MPI_Count>(total), rtype, "recvbuf", "recvtype", &recv);
-        rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, holds_data(send), rbuf, holds_data(recv));
-    }
-    if (rc != MPI_SUCCESS) {
+    Checked k;
+    const Args<Count, Disp> send{sbuf, scount, nullptr, nullptr, stype, "sendbuf", "sendcount", "sendtype"};
+    const Args<Count, Disp> recv{rbuf, rcount, rcounts, displs, rtype, "recvbuf", "recvcounts", "recvtype"};
+    if (int rc = check_rooted(function, vector, true, send, recv, root, comm, &k); rc != MPI_SUCCESS) {
         return rc;
     }
     if (!vector) {
-        return dispatch(c, TESSERA_COLL_SLOTS(c, gather), request, sbuf, send.count, to_c(send.type), rbuf,
-                        static_cast<std::size_t>(rcount), to_c(recv.type), root);
+        return dispatch(k.c, TESSERA_COLL_SLOTS(k.c, gather), request, sbuf, k.own.count, to_c(k.own.type), rbuf,
+                        static_cast<std::size_t>(rcount), to_c(k.all.type), root);
     }
-    return dispatch(c, TESSERA_COLL_SLOTS(c, gatherv), request, sbuf, send.count, to_c(send.type), rbuf,
-                    at_root ? counts.data() : nullptr, at_root ? offsets.data() : nullptr, to_c(recv.type), root);
+    return dispatch(k.c, TESSERA_COLL_SLOTS(k.c, gatherv), request, sbuf, k.own.count, to_c(k.own.type), rbuf,
+                    k.at_root ? k.counts.data() : nullptr, k.at_root ? k.offsets.data() : nullptr, to_c(k.all.type),
+                    root);
 }
 
 int gather_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
@@ -110,38 +145,19 @@ int scatter_impl(const char *function, bool vector, const void *sbuf, const Coun
                  Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
-    Call c;
-    int rc = check_comm(function, comm, &c);
-    rc = rc != MPI_SUCCESS ? rc : check_root(c, root);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    const bool at_root = c.is_root(root);
-    Side send, recv;
-    std::vector<std::size_t> counts;
-    std::vector<std::ptrdiff_t> offsets;
-    std::size_t total = static_cast<std::size_t>(scount) * static_cast<std::size_t>(c.peers());
-    rc = check_in_place_at_root(c, rbuf, at_root, "recvbuf");
-    if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE && c.is_member(root)) {
-        rc = check_side(c, rbuf, rcount, rtype, "recvbuf", "recvtype", &recv);
-    }
-    if (rc == MPI_SUCCESS && at_root && vector) {
-        rc = check_counts(c, scounts, "sendcounts", &counts, &total);
-        rc = rc != MPI_SUCCESS ? rc : check_displs(c, displs, "displs", &offsets);
-    }
-    if (rc == MPI_SUCCESS && at_root) {
-        rc = check_side(c, sbuf, static_cast<MPI_Count>(total), stype, "sendbuf", "sendtype", &send);
-        rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, holds_data(send), rbuf, holds_data(recv));
-    }
-    if (rc != MPI_SUCCESS) {
+    Checked k;
+    const Args<Count, Disp> recv{rbuf, rcount, nullptr, nullptr, rtype, "recvbuf", "recvcount", "recvtype"};
+    const Args<Count, Disp> send{sbuf, scount, scounts, displs, stype, "sendbuf", "sendcounts", "sendtype"};
+    if (int rc = check_rooted(function, vector, false, recv, send, root, comm, &k); rc != MPI_SUCCESS) {
         return rc;
     }
     if (!vector) {
-        return dispatch(c, TESSERA_COLL_SLOTS(c, scatter), request, sbuf, static_cast<std::size_t>(scount),
-                        to_c(send.type), rbuf, recv.count, to_c(recv.type), root);
+        return dispatch(k.c, TESSERA_COLL_SLOTS(k.c, scatter), request, sbuf, static_cast<std::size_t>(scount),
+                        to_c(k.all.type), rbuf, k.own.count, to_c(k.own.type), root);
     }
-    return dispatch(c, TESSERA_COLL_SLOTS(c, scatterv), request, sbuf, at_root ? counts.data() : nullptr,
-                    at_root ? offsets.data() : nullptr, to_c(send.type), rbuf, recv.count, to_c(recv.type), root);
+    return dispatch(k.c, TESSERA_COLL_SLOTS(k.c, scatterv), request, sbuf, k.at_root ? k.counts.data() : nullptr,
+                    k.at_root ? k.offsets.data() : nullptr, to_c(k.all.type), rbuf, k.own.count, to_c(k.own.type),
+                    root);
 }
 
 int scatter_impl(const char *function, const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,

@@ -34,14 +34,7 @@ const mca_var_enum_value_t single_copy_values[] = {
 int register_params(const mca_base_component_t *)
 {
     params = Params{};
-    struct {
-        const char *name;
-        const char *help;
-        mca_var_type_t type;
-        const mca_var_enum_value_t *values;
-        mca_var_info_level_t level;
-        void *storage;
-    } vars[] = {
+    const mca_var_decl_t vars[] = {
         {"eager_limit", "Largest message (bytes, pml header included) sent in one fragment to a peer on this host",
          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.eager_limit},
         {"max_send_size", "Bytes of one fragment (a ring slot, pml header included); large messages are cut "
@@ -66,14 +59,7 @@ int register_params(const mca_base_component_t *)
                                 "still alive; a peer found gone is reported as an error once (0: never check)",
          MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_6, &params.peer_check_interval},
     };
-    for (const auto &v : vars) {
-        const int rc = mca_var_register("btl", "shm", v.name, v.help, v.type, v.values, v.level,
-                                        MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE, v.storage);
-        if (rc < 0) {
-            return rc;
-        }
-    }
-    return TESSERA_SUCCESS;
+    return mca_var_register_table("btl", "shm", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_LOCAL);
 }
 
 std::string out_of_range(const char *name, const std::string &value, const char *range)

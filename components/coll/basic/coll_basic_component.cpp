@@ -21,11 +21,6 @@ int register_params(const mca_base_component_t *)
     return rc < 0 ? rc : TESSERA_SUCCESS;
 }
 
-int init_query(bool, bool)
-{
-    return TESSERA_SUCCESS;
-}
-
 mca_coll_base_module_t *comm_query(struct tessera_comm *comm, int *out_priority)
 {
     *out_priority = priority;
@@ -46,7 +41,7 @@ mca_coll_base_component_t mca_coll_basic_component = {
              .mca_flags = 0,
              .mca_reserved_u32 = {},
              .mca_reserved_ptr = {}},
-    .coll_init_query = init_query,
+    .coll_init_query = nullptr,
     .coll_comm_query = comm_query,
     .reserved = {},
 };

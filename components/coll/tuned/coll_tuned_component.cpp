@@ -68,17 +68,8 @@ const mca_var_enum_value_t alltoall_names[] = {{0, "auto"}, {1, "linear"}, {2, "
 const mca_var_enum_value_t rooted_names[] = {{0, "auto"}, {1, "linear"}, {2, "binomial"}, {0, nullptr}};
 const mca_var_enum_value_t scan_names[] = {{0, "auto"}, {1, "recursive_doubling"}, {0, nullptr}};
 
-struct Var {
-    const char *name;
-    const char *help;
-    mca_var_type_t type;
-    const mca_var_enum_value_t *names;
-    mca_var_info_level_t level;
-    void *storage;
-};
-
 /* Every algorithm parameter says what each value does; "auto" defers to the thresholds below it. */
-const Var vars[] = {
+const mca_var_decl_t vars[] = {
     {"priority",
      "Priority of the tuned collectives: for each collective of a communicator the highest-priority component "
      "implementing it serves it (basic: 10)",
@@ -215,19 +206,7 @@ const Var vars[] = {
 
 int register_params(const mca_base_component_t *)
 {
-    for (const Var &v : vars) {
-        const int rc = mca_var_register("coll", "tuned", v.name, v.help, v.type, v.names, v.level,
-                                        MCA_VAR_SCOPE_ALL, MCA_VAR_FLAG_NONE, v.storage);
-        if (rc < 0) {
-            return rc;
-        }
-    }
-    return TESSERA_SUCCESS;
-}
-
-int init_query(bool, bool)
-{
-    return TESSERA_SUCCESS;
+    return mca_var_register_table("coll", "tuned", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_ALL);
 }
 
 /* Intracommunicators only: basic serves intercommunicators. */
@@ -254,7 +233,7 @@ mca_coll_base_component_t mca_coll_tuned_component = {
              .mca_flags = 0,
              .mca_reserved_u32 = {},
              .mca_reserved_ptr = {}},
-    .coll_init_query = init_query,
+    .coll_init_query = nullptr,
     .coll_comm_query = comm_query,
     .reserved = {},
 };

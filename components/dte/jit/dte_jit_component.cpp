@@ -18,14 +18,7 @@ const mca_var_enum_value_t compile_values[] = {
 int register_params(const mca_base_component_t *)
 {
     params = Params{};
-    struct {
-        const char *name;
-        const char *help;
-        mca_var_type_t type;
-        const mca_var_enum_value_t *values;
-        mca_var_info_level_t level;
-        void *storage;
-    } vars[] = {
+    const mca_var_decl_t vars[] = {
         {"priority", "Priority of jit plans among the dte engines (interp: 10); the highest serves a type",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.priority},
         {"opt",
@@ -44,13 +37,7 @@ int register_params(const mca_base_component_t *)
          "2: also the optimized IR",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_9, &params.verbose},
     };
-    for (auto &v : vars) {
-        int rc = mca_var_register("dte", "jit", v.name, v.help, v.type, v.values, v.level, MCA_VAR_SCOPE_LOCAL,
-                                  MCA_VAR_FLAG_NONE, v.storage);
-        if (rc < 0)
-            return rc;
-    }
-    return TESSERA_SUCCESS;
+    return mca_var_register_table("dte", "jit", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_LOCAL);
 }
 
 int open_component()

@@ -4,23 +4,13 @@
 #ifndef TESSERA_TESTS_MPI_COLL_CHECK_H
 #define TESSERA_TESTS_MPI_COLL_CHECK_H
 
+#include "../mpi_check.h"
+
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond, ...)                                                                                   \
-    do {                                                                                                   \
-        if (!(cond)) {                                                                                     \
-            int r_ = -1;                                                                                   \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                            \
-            fprintf(stderr, "rank %d: FAILED %s:%d: ", r_, __FILE__, __LINE__);                            \
-            fprintf(stderr, __VA_ARGS__);                                                                  \
-            fprintf(stderr, "\n");                                                                         \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                                  \
-        }                                                                                                  \
-    } while (0)
 
 /* The communicator the checks run on: MPI_COMM_WORLD, or with the program argument "reverse" the same
  * ranks in reverse order, or with "halves" the even and the odd ranks apart, each in reverse order
@@ -175,15 +165,6 @@ static inline void product(int from, int to, int j, int *m)
         matrix(r, j, a);
         matmul(a, m);
     }
-}
-
-/* Whether the MPI library underneath names itself `name` ("Open MPI", "MPICH"). */
-static inline int runtime_is(const char *name)
-{
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, name) != NULL;
 }
 
 #endif

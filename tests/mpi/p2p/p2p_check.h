@@ -3,23 +3,14 @@
 #ifndef TESSERA_TESTS_MPI_P2P_CHECK_H
 #define TESSERA_TESTS_MPI_P2P_CHECK_H
 
+#include "../mpi_check.h"
+
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                                   \
-    do {                                                                                                   \
-        if (!(cond)) {                                                                                     \
-            int r_ = -1;                                                                                   \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                            \
-            fprintf(stderr, "rank %d: FAILED %s:%d: ", r_, __FILE__, __LINE__);                            \
-            fprintf(stderr, __VA_ARGS__);                                                                  \
-            fprintf(stderr, "\n");                                                                         \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                                  \
-        }                                                                                                  \
-    } while (0)
 
 static inline unsigned char pattern(unsigned long message, unsigned long i)
 {
@@ -64,16 +55,6 @@ static inline void p2p_barrier(void)
         MPI_Send(&token, 1, MPI_INT, 0, 32000, MPI_COMM_WORLD);
         MPI_Recv(&token, 1, MPI_INT, 0, 32001, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-}
-
-/* Whether the MPI library underneath names itself `name` ("Open MPI", "MPICH"): translated, the tests
- * spare a runtime the promises it breaks natively too. */
-static inline int runtime_is(const char *name)
-{
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, name) != NULL;
 }
 
 #endif
