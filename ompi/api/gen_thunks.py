@@ -92,6 +92,11 @@ POOL_SIZE = 1024
 # Converted arrays of up to this many elements (Waitall on a few requests) live in the thunk's frame.
 SMALL_ARRAY = 8
 
+# The calls that take a request out of the runtime: a request that has completed (its handle set to
+# MPI_REQUEST_NULL) or been freed releases the converted arrays kept for it (KeptArrays).
+REQUEST_COMPLETIONS = {"MPI_Wait", "MPI_Test", "MPI_Waitall", "MPI_Testall", "MPI_Waitany", "MPI_Testany",
+                       "MPI_Waitsome", "MPI_Testsome", "MPI_Request_free"}
+
 # Callback records freed by the runtime's last call (the standard calls a generalized request's free
 # function exactly once, last); other records live until the translator is released.
 SELF_FREEING = {("MPI_Grequest_start", "free_fn")}
@@ -699,6 +704,8 @@ class Body:
     post_arrays: list = field(default_factory=list)   # (when, line): before the scalars they may read
     post_scalars: list = field(default_factory=list)
     override: dict = field(default_factory=dict)      # argument -> expression (callback records)
+    post_call: list = field(default_factory=list)     # right after the call, before any conversion back
+    kept: bool = False                                # converted arrays live on with the request
 
 
 class ThunkWriter:
@@ -765,6 +772,56 @@ class ThunkWriter:
     def error_a2r(self, expr: str) -> str:
         m = self.conv.int_map(list(self.api.sets["error"]), "error")
         return f"map_{m}_a2r({expr})" if m else expr
+
+    # -- converted arrays, and those kept until the request that may read them leaves the runtime --
+    @staticmethod
+    def request_arg(f: mpi_api.Function, direction: str | None = None):
+        return next((a for a in f.args if a.kind_base == "handle" and a.kind_param == "request"
+                     and (direction is None or a.direction == direction)), None)
+
+    def temp_array(self, f: mpi_api.Function, b: Body, ctype: str, var: str, length: str):
+        """A converted array for the call: in the thunk's frame, or, when the call makes a request (a
+        non-blocking or persistent operation may read it later), kept with that request."""
+        req = self.request_arg(f, "out")
+        if req is None or req.is_array:
+            b.pre2.append(f"TR_TEMP_ARRAY({ctype}, {var}, {length});")
+            return
+        if not b.kept:
+            b.kept = True
+            b.pre2.append("KeptArrays::Batch kept_;")
+            b.post_arrays.insert(0, ("success", f"if ({req.name} != nullptr) "
+                                                f"g_kept.attach(kept_key({self.request_value(req)}), std::move(kept_));"))
+        b.pre2.append(f"{ctype} *const {var} = kept_.alloc<{ctype}>({length});")
+
+    def request_value(self, a: mpi_api.Arg, index: str | None = None) -> str:
+        """The runtime's request, while the call has it: converted in place in the application's
+        variable (pointer handles) or in c_<name>."""
+        at = f"[{index}]" if index is not None else ""
+        if self.conv.classes["request"]["repr"] == "ptr":
+            return f"reinterpret_cast<r_request>({a.name}{at})" if index is not None else \
+                f"reinterpret_cast<r_request>(*{a.name})"
+        return f"c_{a.name}{at}"
+
+    def release_kept(self, f: mpi_api.Function, b: Body):
+        """A completion call: the requests it completed or freed release their kept arrays."""
+        a = self.request_arg(f)
+        n, null = a.name, "kept_key(h_a2r_request(MPI_REQUEST_NULL))"
+        b.pre2.append("const bool kept_any_ = g_kept.any();")
+        freeing = f.name == "MPI_Request_free"
+        if a.is_array:
+            b.pre2 += [f"TR_TEMP_ARRAY(uintptr_t, kept_before_, kept_any_ ? len_{n} : 0);",
+                       f"if (kept_any_) for (int i_ = 0; i_ < len_{n}; ++i_) "
+                       f"kept_before_[i_] = kept_key({self.request_value(a, 'i_')});"]
+            b.post_call.append(f"if (kept_any_) for (int i_ = 0; i_ < len_{n}; ++i_) "
+                               f"g_kept.completed(kept_before_[i_], kept_key({self.request_value(a, 'i_')}), {null});")
+            return
+        b.pre2.append(f"const uintptr_t kept_before_ = kept_any_ && {n} != nullptr ? "
+                      f"kept_key({self.request_value(a)}) : 0;")
+        if freeing:
+            b.post_call.append("if (kept_any_ && rc_ == 0) g_kept.release(kept_before_);")
+        else:
+            b.post_call.append(f"if (kept_any_ && {n} != nullptr) "
+                               f"g_kept.completed(kept_before_, kept_key({self.request_value(a)}), {null});")
 
     # -- one argument of a thunk --
     def arg(self, f: mpi_api.Function, a: mpi_api.Arg, b: Body) -> str:
@@ -870,7 +927,7 @@ class ThunkWriter:
         if a.is_array:
             length = self.len_expr(f, a)
             b.pre2.append(f"const int len_{n} = {n} != nullptr ? {length} : 0;")
-            b.pre2.append(f"TR_TEMP_ARRAY({rt}, c_{n}, len_{n});")
+            self.temp_array(f, b, rt, f"c_{n}", f"len_{n}")
             if a.direction in ("in", "inout"):
                 b.pre2.append(f"for (int i_ = 0; i_ < len_{n}; ++i_)")
                 b.pre2.append(f"    c_{n}[i_] = {a2r}({n}[i_]);")
@@ -937,7 +994,7 @@ class ThunkWriter:
             length = self.len_expr(f, a)
             if a.direction == "in":
                 b.pre2.append(f"const int len_{n} = {n} != nullptr ? {length} : 0;")
-                b.pre2.append(f"TR_TEMP_ARRAY({base}, c_{n}, len_{n});")
+                self.temp_array(f, b, base, f"c_{n}", f"len_{n}")
                 b.pre2.append(f"for (int i_ = 0; i_ < len_{n}; ++i_)")
                 b.pre2.append(f"    c_{n}[i_] = {pfx}_a2r({n}[i_]);")
                 return f"{n} != nullptr ? c_{n} : nullptr"
@@ -1154,6 +1211,8 @@ class ThunkWriter:
                 ctype = runtime_ctype(self.api, overrides[a.name]).replace("[]", "*").strip()
                 expr = f"({ctype})({expr})"
             args.append(expr)
+        if f.name in REQUEST_COMPLETIONS:
+            self.release_kept(f, b)
         slot = f.name[4:]
         rk = f.ret_kind
         o = [f"static {f.prototype(name)}", "{"]
@@ -1175,6 +1234,7 @@ class ThunkWriter:
         else:
             o.append(f"    const auto rv_ = {call};")
         o.append("    tessera_translator_leave();")
+        o += ["    " + ln for ln in b.post_call]
         ok = "rc_ == 0" if rk == "error" else "true"
         for when, ln in b.post_arrays + b.post_scalars:
             o.append(f"    {ln}" if when == "always" or ok == "true" else f"    if ({ok}) {ln}")
@@ -1299,6 +1359,15 @@ class ThunkWriter:
              "{",
              "    const std::lock_guard<std::mutex> lock(records_mutex);",
              "    records.push_back(std::move(record));",
+             "}",
+             "",
+             "using tessera::ompi::translator::KeptArrays;",
+             "KeptArrays g_kept;",
+             "/* A runtime request as the key of its kept arrays. */",
+             "[[maybe_unused]] inline uintptr_t kept_key(r_request r)",
+             "{",
+             "    return reinterpret_cast<uintptr_t>(r);" if conv.classes["request"]["repr"] == "ptr" else
+             "    return static_cast<uintptr_t>(static_cast<unsigned>(r));",
              "}",
              "",
              "/* The slot of `fn` in a pool, claiming a free one the first time; -1 when the pool is full. Lookups",
@@ -1454,7 +1523,7 @@ class ThunkWriter:
              f'#include "translator_{rt}_facts.h"', "",
              "#include <dlfcn.h>", "", "#include <algorithm>", "#include <atomic>", "#include <cstdio>",
              "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>", "#include <utility>",
-             "#include <vector>", "",
+             "#include <vector>", "", '#include "translator_kept_arrays.h"', "",
              f"namespace {ns} {{", "",
              f"size_t array_stack_max = 256;", "RuntimeSymbols g_sym;", f"void *g_predef_ptr[{PREDEFINED_LIMIT}];",
              "uintptr_t g_predef_lo, g_predef_span;", "const uint16_t *g_predef_index;", "",

@@ -1,5 +1,6 @@
 /* Translator conformance: sentinels and handle identity. MPI_IN_PLACE in MPI_Allreduce, MPI_Allgather,
- * MPI_Reduce (at the root), MPI_Gather and MPI_Alltoallw; MPI_BOTTOM with absolute addresses; the same
+ * MPI_Reduce (at the root), MPI_Gather and MPI_Alltoallw; converted arrays of MPI_Ialltoallw and
+ * MPI_Alltoallw_init that outlive the call; MPI_BOTTOM with absolute addresses; the same
  * runtime object always gives the same application handle (a communicator stored as an attribute value
  * and read back, the results of MPI_Comm_split / MPI_Comm_dup used as keys, MPI_Comm_dup twice gives
  * two handles, freed handles become the null handles). Two or more ranks. */
@@ -74,6 +75,66 @@ static void check_in_place(int rank, int size)
     free(recvbuf);
     free(sendbuf);
     free(all);
+}
+
+/* Overwrites the stack below the caller: where a thunk's temporary arrays were. */
+static void __attribute__((noinline)) clobber_stack(void)
+{
+    volatile unsigned char junk[1 << 16];
+    for (size_t i = 0; i < sizeof junk; ++i) {
+        junk[i] = 0xa5;
+    }
+}
+
+/* A non-blocking and a persistent alltoallw: the runtime reads the (converted) datatype arrays after
+ * the starting call has returned, in Open MPI's libnbc as late as the wait. Pairs of ints, so a runtime
+ * reading a stale array would move the wrong number of bytes. */
+static void check_nonblocking_w(int rank, int size)
+{
+    MPI_Datatype pair = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    int *sendbuf = calloc((size_t)(2 * size), sizeof(int)), *recvbuf = calloc((size_t)(2 * size), sizeof(int));
+    int *counts = calloc((size_t)size, sizeof(int)), *displs = calloc((size_t)size, sizeof(int));
+    MPI_Datatype *types = calloc((size_t)size, sizeof(MPI_Datatype));
+    for (int r = 0; r < size; ++r) {
+        counts[r] = 1;
+        displs[r] = 2 * r * (int)sizeof(int);
+        types[r] = pair;
+    }
+    MPI_Request req = MPI_REQUEST_NULL;
+    for (int round = 0; round < 3; ++round) {
+        for (int r = 0; r < size; ++r) {
+            sendbuf[2 * r] = 1000 * rank + r + round;
+            sendbuf[2 * r + 1] = -(1000 * rank + r + round);
+        }
+        memset(recvbuf, 0, (size_t)(2 * size) * sizeof(int));
+        if (round == 0) {
+            CHECK(MPI_Ialltoallw(sendbuf, counts, displs, types, recvbuf, counts, displs, types, MPI_COMM_WORLD,
+                                 &req) == MPI_SUCCESS, "Ialltoallw");
+        } else {
+            if (round == 1) {
+                CHECK(MPI_Alltoallw_init(sendbuf, counts, displs, types, recvbuf, counts, displs, types,
+                                         MPI_COMM_WORLD, MPI_INFO_NULL, &req) == MPI_SUCCESS, "Alltoallw_init");
+            }
+            clobber_stack();
+            CHECK(MPI_Start(&req) == MPI_SUCCESS, "Start");
+        }
+        clobber_stack();
+        CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS, "Wait");
+        int good = 0;
+        for (int r = 0; r < size; ++r) {
+            good += recvbuf[2 * r] == 1000 * r + rank + round && recvbuf[2 * r + 1] == -(1000 * r + rank + round);
+        }
+        CHECK(good == size, "%s alltoallw: %d of %d right", round == 0 ? "non-blocking" : "persistent", good, size);
+    }
+    CHECK(MPI_Request_free(&req) == MPI_SUCCESS && req == MPI_REQUEST_NULL, "Request_free of the persistent alltoallw");
+    MPI_Type_free(&pair);
+    free(types);
+    free(displs);
+    free(counts);
+    free(recvbuf);
+    free(sendbuf);
 }
 
 static void check_bottom(int rank, int size)
@@ -167,6 +228,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     check_in_place(rank, size);
     check_bottom(rank, size);
+    check_nonblocking_w(rank, size);
     check_identity(rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     return conformance_end("conformance_collectives");

@@ -321,10 +321,7 @@ static void run(const struct hood *h, int mode /* 0 blocking, 1 non-blocking, 2 
         }
     }
     clear(recv, 4 * MAXN);
-    /* Translated for Open MPI, the datatype arrays given to the runtime are converted copies that last
-     * as long as the call, and Open MPI 4.1's libnbc reads MPI_Ineighbor_alltoallw's later: natively
-     * and over MPICH only. */
-    if (mode == 1 && !runtime_is("Open MPI")) {
+    if (mode == 1) {
         MPI_Ineighbor_alltoallw(send, scounts, sbytes, stypes, recv, rcounts, rbytes, rtypes, c, &rq[0]);
         MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     } else {
