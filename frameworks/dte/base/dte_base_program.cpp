@@ -64,6 +64,8 @@ struct Node {
 /* Runs of at least this many single blocks of one length become an Indexed op: below it a few ops
  * cost no more than a table. */
 constexpr size_t kMinIndexed = 8;
+/* Vectors of at most this many blocks join an Indexed op's table (a longer one stays a vector). */
+constexpr uint64_t kMaxTableVector = 4;
 
 bool mul_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
 bool add_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
@@ -83,6 +85,11 @@ int parse(const mca_dte_elem_t *elems, size_t first, size_t last, int depth, std
     if (depth > kMaxDepth) {
         return TESSERA_ERR_BAD_PARAM;
     }
+    size_t siblings = 0; /* a reservation: an indexed type has tens of thousands */
+    for (size_t i = first; i < last; i += elems[i].op == MCA_DTE_OP_LOOP ? elems[i].items + 2 : 1) {
+        ++siblings;
+    }
+    out->reserve(siblings);
     for (size_t i = first; i < last;) {
         const mca_dte_elem_t &e = elems[i];
         Node n;
@@ -187,6 +194,7 @@ bool push_merge(std::vector<Node> &seq, Node n)
 /* Simplifies a sequence bottom-up into out (see the rewrites at the top of this file). */
 int simplify(std::vector<Node> &seq, std::vector<Node> *out)
 {
+    out->reserve(seq.size());
     for (Node &n : seq) {
         if (n.count == 0) {
             continue;
@@ -240,27 +248,34 @@ int simplify(std::vector<Node> &seq, std::vector<Node> *out)
     return TESSERA_SUCCESS;
 }
 
-bool single_block(const Node &n) { return n.kind == OpKind::Blocks && n.count == 1; }
+/* Blocks an Indexed op takes over: single blocks, and the short vectors merging makes of irregular
+ * ones (two equal blocks always merge into a vector of two, a third joins it only at the same stride). */
+bool table_block(const Node &n) { return n.kind == OpKind::Blocks && n.count <= kMaxTableVector; }
 
-/* Replaces every run of kMinIndexed or more single blocks of one length in seq (and in loop bodies)
- * by one Indexed node. Runs only after simplify: merging has already joined what continues. */
+/* Replaces every run of ops of one block length that holds kMinIndexed or more blocks, each op a single
+ * block or a short vector, in seq (and in loop bodies) by one Indexed node. Runs only after simplify:
+ * merging has already joined what continues. */
 void gather_indexed(std::vector<Node> &seq)
 {
     std::vector<Node> out;
     out.reserve(seq.size());
     for (size_t i = 0; i < seq.size();) {
         size_t j = i;
-        while (j < seq.size() && single_block(seq[j]) && seq[j].blocklen == seq[i].blocklen) {
+        uint64_t blocks = 0;
+        while (j < seq.size() && table_block(seq[j]) && seq[j].blocklen == seq[i].blocklen) {
+            blocks += seq[j].count;
             ++j;
         }
-        if (j - i >= kMinIndexed) {
+        if (j - i >= 2 && blocks >= kMinIndexed) {
             Node n;
             n.kind = OpKind::Indexed;
-            n.count = j - i;
+            n.count = blocks;
             n.blocklen = seq[i].blocklen;
-            n.disps.reserve(j - i);
+            n.disps.reserve(blocks);
             for (size_t k = i; k < j; ++k) {
-                n.disps.push_back(seq[k].disp);
+                for (uint64_t b = 0; b < seq[k].count; ++b) {
+                    n.disps.push_back(seq[k].disp + static_cast<int64_t>(b) * seq[k].stride);
+                }
             }
             out.push_back(std::move(n));
             i = j;
