@@ -23,6 +23,11 @@
 
 namespace tessera::ompi::dte {
 
+/* Blocks up to this size that are a multiple of 32 bytes are unpacked 32 bytes at a time inline (rows
+ * of a subarray): a memcpy call per block unpacked a fifth slower here (11.4 against 14.1 GB/s for rows
+ * of 512 bytes; packing was as fast either way). */
+constexpr uint64_t kMaxChunked = 2048;
+
 CopyKind copy_kind_for(uint64_t blocklen)
 {
     switch (blocklen) {
@@ -37,7 +42,8 @@ CopyKind copy_kind_for(uint64_t blocklen)
     case 32: return CopyKind::B32;
     case 48: return CopyKind::B48;
     case 64: return CopyKind::B64;
-    default: return CopyKind::Generic;
+    default:
+        return blocklen % 32 == 0 && blocklen <= kMaxChunked ? CopyKind::Chunks32 : CopyKind::Generic;
     }
 }
 

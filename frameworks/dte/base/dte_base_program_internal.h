@@ -24,7 +24,7 @@ namespace tessera::ompi::dte {
 enum class OpKind : uint8_t { Blocks, Loop, Indexed };
 
 /* How a run of whole blocks is copied: a fixed size becomes one load/store per block. */
-enum class CopyKind : uint8_t { Generic, B1, B2, B4, B8, B16, B24, B32, B48, B64 };
+enum class CopyKind : uint8_t { Generic, B1, B2, B4, B8, B16, B24, B32, B48, B64, Chunks32 };
 
 struct Op {
     OpKind kind = OpKind::Blocks;

@@ -119,6 +119,7 @@ private:
         case CopyKind::B32: fixed_indexed<32>(base, d, n); return;
         case CopyKind::B48: fixed_indexed<48>(base, d, n); return;
         case CopyKind::B64: fixed_indexed<64>(base, d, n); return;
+        case CopyKind::Chunks32:
         case CopyKind::Generic: break;
         }
         for (uint64_t i = 0; i < n; ++i) {
@@ -150,6 +151,23 @@ private:
                 std::memcpy(s, at(p), L);
             } else {
                 std::memcpy(at(p), s, L);
+            }
+        }
+        stream_ = s;
+    }
+
+    /* n blocks of `unit` bytes, a multiple of 32: 32-byte moves inline (see kMaxChunked). */
+    void chunked_blocks(Addr p, int64_t stride, uint64_t n, uint64_t unit)
+    {
+        unsigned char *s = stream_;
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, stride)) {
+            unsigned char *m = static_cast<unsigned char *>(at(p));
+            for (uint64_t b = 0; b < unit; b += 32, s += 32) {
+                if constexpr (Pack) {
+                    __builtin_memcpy(s, m + b, 32);
+                } else {
+                    __builtin_memcpy(m + b, s, 32);
+                }
             }
         }
         stream_ = s;
@@ -195,6 +213,12 @@ private:
         case CopyKind::B32: fixed_blocks<32>(p, op.stride, n); return;
         case CopyKind::B48: fixed_blocks<48>(p, op.stride, n); return;
         case CopyKind::B64: fixed_blocks<64>(p, op.stride, n); return;
+        case CopyKind::Chunks32:
+            if constexpr (!Pack) { /* packing measured as fast with memcpy */
+                chunked_blocks(p, op.stride, n, op.unit);
+                return;
+            }
+            break;
         case CopyKind::Generic: break;
         }
         for (uint64_t i = 0; i < n; ++i, p = offset_by(p, op.stride)) {

@@ -105,6 +105,31 @@ TEST(DteProgram, VectorsOfEveryFixedBlockSize)
     }
 }
 
+/* Blocks of a multiple of 32 bytes (rows of a subarray) unpack by 32-byte moves: every split of the
+ * stream into a head and a tail, including splits inside a block and inside a 32-byte piece, puts each
+ * byte where the reference does and touches nothing between the blocks. */
+TEST(DteProgram, RowsOfWholeThirtyTwoBytePiecesUnpackFromAnySplit)
+{
+    for (uint64_t len : {96u, 512u, 2048u, 2080u}) {
+        SCOPED_TRACE(len);
+        const Desc d = make({blocks(3, len, 8, static_cast<int64_t>(len) + 40)}, 3 * (static_cast<int64_t>(len) + 40));
+        const Program p = build(d);
+        ASSERT_NE(p, nullptr);
+        const std::vector<ByteRun> runs = reference_runs(d, 2);
+        Buffer want(runs);
+        std::vector<unsigned char> stream(6 * len);
+        std::iota(stream.begin(), stream.end(), 1);
+        reference_unpack(runs, want.origin(), stream);
+        for (size_t split : {size_t{0}, size_t{1}, size_t{31}, size_t{32}, len - 5, len, 3 * len + 17, 6 * len}) {
+            Buffer got(runs);
+            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, split, stream.data() + split,
+                                                  stream.size() - split), TESSERA_SUCCESS);
+            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, 0, stream.data(), split), TESSERA_SUCCESS);
+            EXPECT_EQ(got.bytes, want.bytes) << "split at " << split;
+        }
+    }
+}
+
 TEST(DteProgram, NegativeDisplacementsAndStrides)
 {
     expect_all_ranges_pack(make({blocks(3, 4, -4, -8), loop(2, -20, 1), blocks(2, 2, 1, 3), end_loop()}, 48), 3);

@@ -59,6 +59,28 @@ TEST_F(DteJit, EveryOptimizationLevelIsCorrect)
     }
 }
 
+/* Rows of whole 32-byte pieces up to 2 KiB unpack by straight-line moves, longer ones by memcpy: both
+ * sides of the limit, in a vector and with an odd row after it. */
+TEST_F(DteJit, LongRowsPackAndUnpack)
+{
+    std::mt19937 rng(11);
+    for (uint64_t len : {96u, 512u, 2048u, 2080u}) {
+        const int64_t stride = static_cast<int64_t>(len) + 40;
+        std::vector<mca_dte_elem_t> rows = {{MCA_DTE_OP_BLOCKS, 0, 3, len, 8, stride},
+                                            {MCA_DTE_OP_BLOCKS, 0, 1, len + 8, 3 * stride + 8, 0}};
+        mca_dte_type_desc_t t{};
+        t.elems = rows.data();
+        t.elem_count = rows.size();
+        t.size = 4 * len + 8;
+        t.extent = 4 * stride + 16;
+        t.true_lb = 8;
+        t.true_ub = 3 * stride + 8 + static_cast<int64_t>(len) + 8;
+        auto entry = compile(t);
+        ASSERT_NE(entry, nullptr);
+        check_compiled(t, *entry, rng, "rows of " + std::to_string(len));
+    }
+}
+
 TEST_F(DteJit, ContiguousAndEmptyShapes)
 {
     std::mt19937 rng(5);
