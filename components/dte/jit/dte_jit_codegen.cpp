@@ -10,6 +10,7 @@
  * turn strided small blocks into vector loads, shuffles and stores (the approach of libpack,
  * docs/../shared/seeds/libpack-readme.txt, with our normalized description as input).
  */
+#include <algorithm>
 #include <cstring>
 
 #include "components/dte/jit/dte_jit.h"
@@ -27,6 +28,10 @@ namespace {
 /* Blocks up to this size are copied with loads and stores the vectorizer can work with; larger ones with
  * llvm.memcpy of constant length, which the backend expands or calls as it sees fit. */
 constexpr uint64_t kInlineCopyMax = 256;
+/* Elements smaller than this are handled several per loop iteration, at most kMaxUnroll. */
+constexpr uint64_t kUnrollBytes = 64;
+constexpr uint64_t kMaxUnroll = 8;
+
 /* The same when unpacking (the interpreter's kMaxChunked, measured the same way). */
 constexpr uint64_t kInlineUnpackMax = 2048;
 
@@ -73,17 +78,43 @@ public:
 
         auto *body = llvm::BasicBlock::Create(ctx_, "elements", fn_);
         auto *exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
-        b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), exit, body);
-        loop(body, exit, n, [&](llvm::Value *i) {
+        const auto element = [&](llvm::Value *i) {
             llvm::Value *elem = b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateMul(i, b_.getInt64(extent)));
             llvm::Value *out = b_.CreateInBoundsGEP(b_.getInt8Ty(), stream, b_.CreateMul(i, b_.getInt64(size)));
             nodes(tree, elem, out);
-        });
+        };
+        const uint64_t k = elements_per_iteration(size);
+        if (k == 1) {
+            b_.CreateCondBr(b_.CreateICmpEQ(n, b_.getInt64(0)), exit, body);
+            loop(body, exit, n, element);
+        } else {
+            /* Small elements, k per iteration (the optimizer's unroller is off: see dte_jit_compiler.cpp),
+             * then the n % k left. */
+            auto *rest_check = llvm::BasicBlock::Create(ctx_, "rest.check", fn_);
+            auto *rest = llvm::BasicBlock::Create(ctx_, "rest", fn_);
+            llvm::Value *groups = b_.CreateUDiv(n, b_.getInt64(k));
+            llvm::Value *done = b_.CreateMul(groups, b_.getInt64(k));
+            b_.CreateCondBr(b_.CreateICmpEQ(groups, b_.getInt64(0)), rest_check, body);
+            loop(body, rest_check, groups, [&](llvm::Value *g) {
+                llvm::Value *first_of_group = b_.CreateMul(g, b_.getInt64(k));
+                for (uint64_t j = 0; j < k; ++j)
+                    element(b_.CreateAdd(first_of_group, b_.getInt64(j)));
+            });
+            llvm::Value *left = b_.CreateSub(n, done);
+            b_.CreateCondBr(b_.CreateICmpEQ(left, b_.getInt64(0)), exit, rest);
+            loop(rest, exit, left, [&](llvm::Value *r) { element(b_.CreateAdd(done, r)); });
+        }
         b_.SetInsertPoint(exit);
         b_.CreateRetVoid();
     }
 
 private:
+    /* Elements handled per iteration of the element loop: enough small ones to move about 64 bytes. */
+    static uint64_t elements_per_iteration(uint64_t size)
+    {
+        return size == 0 || size >= kUnrollBytes ? 1 : std::min<uint64_t>(kMaxUnroll, (kUnrollBytes + size - 1) / size);
+    }
+
     static bool is_contiguous(const std::vector<Node> &tree, uint64_t size, int64_t extent)
     {
         return tree.size() == 1 && !tree[0].loop && size > 0 && static_cast<int64_t>(size) == extent &&
@@ -150,6 +181,12 @@ private:
                 });
             } else if (node.count == 1 || node.stride == static_cast<int64_t>(node.blocklen)) {
                 copy(mem_gep(mem, node.disp), node_out, node.count * node.blocklen);
+            } else if (node.count <= kMaxUnroll && node.packed <= kUnrollBytes) {
+                /* A few small strided blocks (a short vector inside a struct or resized type): straight-line
+                 * copies instead of a loop of a few trips in every element. */
+                for (uint64_t k = 0; k < node.count; ++k)
+                    copy(mem_gep(mem, node.disp + static_cast<int64_t>(k) * node.stride),
+                         gep(node_out, static_cast<int64_t>(k * node.blocklen)), node.blocklen);
             } else {
                 llvm::Value *first = mem_gep(mem, node.disp);
                 counted(node.count, [&](llvm::Value *k) {
