@@ -82,6 +82,7 @@ std::deque<Pending> pending;
 RequestList awaiting_cts; /* rendezvous sends whose RTS is out */
 RequestList active_sends; /* rendezvous sends moving their data */
 RequestList receiving;    /* matched rendezvous receives waiting for their data */
+std::vector<const tessera_proc_t *> finalizing_peers; /* whose FIN came: they receive nothing more */
 std::vector<ProgressHook> progress_hooks;
 bool running = false;
 bool yield_enabled = true; /* mpi_yield_when_idle, resolved by init() */
@@ -459,6 +460,9 @@ void on_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, 
         on_data(h, bytes + sizeof h, len - sizeof h);
         break;
     }
+    case FragType::Fin:
+        finalizing_peers.push_back(desc->proc);
+        break;
     }
 }
 
@@ -884,12 +888,60 @@ int init()
     return MPI_SUCCESS;
 }
 
+namespace {
+
+bool finalizing(const tessera_proc_t *proc)
+{
+    return (proc->proc_flags & TESSERA_PROC_IS_SELF) != 0 ||
+           std::find(finalizing_peers.begin(), finalizing_peers.end(), proc) != finalizing_peers.end();
+}
+
+/* Whether every rendezvous send still waiting for its CTS goes to a process that receives no more. */
+bool only_unanswerable_rts()
+{
+    for (const Request *r = awaiting_cts.head; r != nullptr; r = r->next) {
+        if (!finalizing(r->proc)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 void quiesce()
 {
     if (!running) {
         return;
     }
-    wait_until([] { return pending.empty() && active_sends.empty(); });
+    /* A send the application freed (MPI_Request_free) is still owed to its receiver, which may post the
+     * receive long after this process entered MPI_Finalize: wait for its CTS, or for the receiver's FIN
+     * (then nobody will ever receive it). Every peer learns this process is finalizing, and the FINs
+     * must be written before this process stops progressing (a transport may still be connecting). */
+    const FinHeader fin{FragType::Fin, {}};
+    Request *fins = request_alloc();
+    for (tessera_proc_t *proc : comm_world().procs) {
+        if ((proc->proc_flags & TESSERA_PROC_IS_SELF) == 0) {
+            (void)send_control(proc, &fin, sizeof fin, nullptr, 0, fins);
+        }
+    }
+    wait_until([fins] {
+        return pending.empty() && fins->in_flight == 0 && active_sends.empty() && only_unanswerable_rts();
+    });
+    request_release(fins);
+    std::size_t unreceived = 0;
+    while (awaiting_cts.head != nullptr) {
+        Request *r = awaiting_cts.head;
+        awaiting_cts.erase(r);
+        fail(r, MPI_ERR_OTHER);
+        ++unreceived;
+    }
+    if (unreceived > 0) {
+        tessera::mca::report(tessera::mca::Severity::Warning,
+                             "MPI_Finalize: " + std::to_string(unreceived) +
+                                 " send(s) of this process were never received: their receivers finalized "
+                                 "without a matching receive");
+    }
 }
 
 void finalize()
@@ -902,6 +954,7 @@ void finalize()
     comm_detach(comm_world());
     comm_detach(comm_self());
     states_by_context.clear();
+    finalizing_peers.clear();
     early.clear();
     clear_message_pool();
     running = false;

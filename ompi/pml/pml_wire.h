@@ -3,7 +3,8 @@
  * type byte. Matching fragments (EAGER: the whole message follows; RTS: a rendezvous request) go over
  * the peer's first module, in order, and carry a per-(communicator, sender) sequence number so that a
  * receiver can hold one that overtook another. CTS answers an RTS once matched; DATA fragments carry
- * the receiver's request and their offset, over any module of the peer (striping), in any order.
+ * the receiver's request and their offset, over any module of the peer (striping), in any order. FIN
+ * says the sender has entered MPI_Finalize.
  */
 #ifndef TESSERA_OMPI_PML_PML_WIRE_H
 #define TESSERA_OMPI_PML_PML_WIRE_H
@@ -12,7 +13,7 @@
 
 namespace tessera::ompi::pml {
 
-enum class FragType : uint8_t { Eager = 1, Rts = 2, Cts = 3, Data = 4 };
+enum class FragType : uint8_t { Eager = 1, Rts = 2, Cts = 3, Data = 4, Fin = 5 };
 
 /* MatchHeader::flags */
 inline constexpr uint8_t kRtsAddress = 0x1; /* an RTS followed by the sender's buffer address (8 bytes): the
@@ -36,6 +37,13 @@ struct CtsHeader {
     uint8_t reserved[7];
     uint64_t sender;   /* the sender's request */
     uint64_t receiver; /* the receiver's request, for the DATA fragments */
+};
+
+/* FIN: the sender is in MPI_Finalize and posts no receive any more, so an RTS it has not answered never
+ * will be (an erroneous program: a freed send nobody receives). */
+struct FinHeader {
+    FragType type;
+    uint8_t reserved[7];
 };
 
 struct DataHeader {
