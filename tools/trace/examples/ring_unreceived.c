@@ -1,7 +1,7 @@
 /* A traced run to look at with tessera-trace (docs/trace-tool.md): ten rounds of a 1 KiB message around
  * the ring, then every odd rank sends rank 0 two 8-byte messages (tag 99) that it never receives.
  *   build/bin/mpicc -O2 -o ring_unreceived tools/trace/examples/ring_unreceived.c
- *   build/bin/mpirun -np 4 --mca trace otf2 --mca trace_otf2_dir /tmp/ring ./ring_unreceived
+ *   build/bin/mpirun -np 4 --oversubscribe --mca trace otf2 --mca trace_otf2_dir /tmp/ring ./ring_unreceived
  *   build/bin/tessera-trace --matrix --pairs /tmp/ring/traces.otf2
  * The matrix shows 10 messages (10240 bytes) from each rank to the next; the warnings, 2 missing
  * receives from each odd rank to rank 0. Plain MPI C. */
