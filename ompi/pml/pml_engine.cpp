@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -596,50 +597,36 @@ void comm_detach(Communicator &comm)
 int register_params()
 {
     params = Params{};
-    int rc = mca_var_register("pml", "", "eager_limit",
-                              "Largest message (bytes, header included) sent eagerly; larger ones use the "
-                              "rendezvous protocol. 0: each peer's first btl module decides (btl_*_eager_limit)",
-                              MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                              &params.eager_limit);
-    if (rc >= 0) {
-        rc = mca_var_register("pml", "", "pipeline_depth",
-                              "Fragments of one large message the transports may hold at once (striping)",
-                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                              &params.pipeline_depth);
-    }
-    if (rc >= 0) {
-        rc = mca_var_register("pml", "", "single_copy",
-                              "Which rendezvous sends offer their buffer to a receiver that can read it in one copy "
-                              "(a btl with btl_get, e.g. shm's cross-memory attach): always, never, or exchange (the "
-                              "sends of a collective step in which the sender also receives: each process then "
-                              "copies once instead of twice; a one-way transfer is faster copied in and out "
-                              "through the transport by both processes at once)",
-                              MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
-                              MCA_VAR_FLAG_NONE, &params.single_copy);
-    }
-    if (rc >= 0) {
-        rc = mca_var_register("mpi", "", "poll_spins",
-                              "Empty progress passes before a waiting process yields the CPU (sched_yield, "
-                              "see mpi_yield_when_idle)",
-                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                              &params.poll_spins);
-    }
-    if (rc >= 0) {
-        rc = mca_var_register("mpi", "", "poll_spins_oversubscribed",
-                              "Empty progress passes before a waiting process yields the CPU when this host's ranks "
-                              "outnumber its online cores (instead of mpi_poll_spins): a peer then waits for the "
-                              "core the spinning rank holds",
-                              MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                              &params.poll_spins_oversubscribed);
-    }
-    if (rc >= 0) {
-        rc = mca_var_register("mpi", "", "yield_when_idle",
-                              "Whether a waiting process yields the CPU after mpi_poll_spins empty passes: on, "
-                              "off (spin only), or auto (on when this host's ranks outnumber its online cores)",
-                              MCA_VAR_TYPE_ENUM, yield_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
-                              MCA_VAR_FLAG_NONE, &params.yield_when_idle);
-    }
-    return rc < 0 ? rc : TESSERA_SUCCESS;
+    const mca_var_decl_t pml_vars[] = {
+        {"eager_limit",
+         "Largest message (bytes, header included) sent eagerly; larger ones use the rendezvous protocol. 0: each "
+         "peer's first btl module decides (btl_*_eager_limit)",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.eager_limit},
+        {"pipeline_depth", "Fragments of one large message the transports may hold at once (striping)",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.pipeline_depth},
+        {"single_copy",
+         "Which rendezvous sends offer their buffer to a receiver that can read it in one copy (a btl with btl_get, "
+         "e.g. shm's cross-memory attach): always, never, or exchange (the sends of a collective step in which the "
+         "sender also receives: each process then copies once instead of twice; a one-way transfer is faster "
+         "copied in and out through the transport by both processes at once)",
+         MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_5, &params.single_copy},
+    };
+    const mca_var_decl_t mpi_vars[] = {
+        {"poll_spins",
+         "Empty progress passes before a waiting process yields the CPU (sched_yield, see mpi_yield_when_idle)",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.poll_spins},
+        {"poll_spins_oversubscribed",
+         "Empty progress passes before a waiting process yields the CPU when this host's ranks outnumber its "
+         "online cores (instead of mpi_poll_spins): a peer then waits for the core the spinning rank holds",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.poll_spins_oversubscribed},
+        {"yield_when_idle",
+         "Whether a waiting process yields the CPU after mpi_poll_spins empty passes: on, off (spin only), or "
+         "auto (on when this host's ranks outnumber its online cores)",
+         MCA_VAR_TYPE_ENUM, yield_values, MCA_INFO_LVL_5, &params.yield_when_idle},
+    };
+    const int rc = mca_var_register_table("pml", "", pml_vars, std::size(pml_vars), MCA_VAR_SCOPE_LOCAL);
+    return rc != TESSERA_SUCCESS ? rc
+                                 : mca_var_register_table("mpi", "", mpi_vars, std::size(mpi_vars), MCA_VAR_SCOPE_LOCAL);
 }
 
 std::string check_params(const Params &p)

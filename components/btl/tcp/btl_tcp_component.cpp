@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "components/btl/tcp/btl_tcp.h"
@@ -32,61 +33,49 @@ mca_btl_base_module_t *modules[kMaxLinks];
 int register_params(const mca_base_component_t *)
 {
     params = Params{};
-    struct {
-        const char *name;
-        const char *help;
-        mca_var_type_t type;
-        void *storage;
-    } vars[] = {
+    const mca_var_decl_t vars[] = {
         {"links", "Connections per peer, each its own module (large messages are striped over them), 1..16",
-         MCA_VAR_TYPE_INT, &params.links},
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.links},
         {"if_include",
          "Interfaces to use: names or a.b.c.d/n subnets, comma-separated; not together with btl_tcp_if_exclude",
-         MCA_VAR_TYPE_STRING, &params.if_include},
+         MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_4, &params.if_include},
         {"if_exclude",
          "Interfaces not to use: names or a.b.c.d/n subnets, comma-separated. Unset: any interface, loopback only "
          "when nothing else is up",
-         MCA_VAR_TYPE_STRING, &params.if_exclude},
-        {"eager_limit", "Largest message (header included) the pml sends in one fragment", MCA_VAR_TYPE_SIZE,
+         MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_4, &params.if_exclude},
+        {"eager_limit", "Largest message (header included) the pml sends in one fragment", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
          &params.eager_limit},
-        {"max_send_size", "Largest fragment, header included (at most 64M)", MCA_VAR_TYPE_SIZE,
+        {"max_send_size", "Largest fragment, header included (at most 64M)", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
          &params.max_send_size},
-        {"queue_limit", "Bytes queued per connection before send() asks to be retried", MCA_VAR_TYPE_SIZE,
+        {"queue_limit", "Bytes queued per connection before send() asks to be retried", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
          &params.queue_limit},
         {"copy_limit",
          "A queued fragment's segments up to this size are copied; larger ones are written from the caller's "
          "memory until its done callback is called (sends without one are copied whole)",
-         MCA_VAR_TYPE_SIZE, &params.copy_limit},
-        {"sndbuf", "SO_SNDBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE,
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.copy_limit},
+        {"sndbuf", "SO_SNDBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
          &params.sndbuf},
-        {"rcvbuf", "SO_RCVBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE,
+        {"rcvbuf", "SO_RCVBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
          &params.rcvbuf},
         {"latency", "One-way latency estimate of a small fragment, ns (orders a peer's modules)",
-         MCA_VAR_TYPE_UNSIGNED, &params.latency},
-        {"bandwidth", "Bandwidth estimate, MB/s (weights striping)", MCA_VAR_TYPE_UNSIGNED, &params.bandwidth},
-        {"handshake_timeout", "Seconds an accepted connection has to present its hello", MCA_VAR_TYPE_DOUBLE,
+         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.latency},
+        {"bandwidth", "Bandwidth estimate, MB/s (weights striping)", MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.bandwidth},
+        {"handshake_timeout", "Seconds an accepted connection has to present its hello", MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_4,
          &params.handshake_timeout},
         {"handshake_limit", "Accepted connections that may wait for their hello per link; beyond, the oldest is "
                             "refused",
-         MCA_VAR_TYPE_INT, &params.handshake_limit},
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.handshake_limit},
         {"close_linger", "Seconds del_procs keeps writing what is still queued to a peer before closing",
-         MCA_VAR_TYPE_DOUBLE, &params.close_linger},
+         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_4, &params.close_linger},
         {"direct_reads",
          "While a module has at most this many connections, progress reads them directly instead of asking epoll "
          "first (0..64; 0: always epoll)",
-         MCA_VAR_TYPE_INT, &params.direct_reads},
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.direct_reads},
         {"poll_every", "While reading directly, progress polls epoll (new connections, handshakes) every this many "
                        "passes",
-         MCA_VAR_TYPE_INT, &params.poll_every},
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.poll_every},
     };
-    for (const auto &v : vars) {
-        const int rc = mca_var_register("btl", "tcp", v.name, v.help, v.type, nullptr, MCA_INFO_LVL_4,
-                                        MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE, v.storage);
-        if (rc < 0) {
-            return rc;
-        }
-    }
-    return TESSERA_SUCCESS;
+    return mca_var_register_table("btl", "tcp", vars, std::size(vars), MCA_VAR_SCOPE_LOCAL);
 }
 
 bool set(const char *value)

@@ -1,5 +1,6 @@
 /* trace otf2: registration, query and module creation. Like every trace component it runs only when
  * the `trace` parameter names it (the framework's base enforces that). */
+#include <iterator>
 #include <string>
 
 #include "components/trace/otf2/trace_otf2.h"
@@ -25,37 +26,25 @@ int register_params(const mca_base_component_t *)
     params.buffer_size = size_t{16} << 20;
     params.record_buffer_size = size_t{16} << 20;
     params.clock = kClockAuto;
-    int rc = mca_var_register("trace", "otf2", "dir",
-                              "Directory of the OTF2 archive (traces.otf2 and its files, one event stream per rank; "
-                              "created if missing, an earlier archive there is replaced)",
-                              MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_2, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                              &params.dir);
-    if (rc < 0) {
-        return rc;
-    }
-    rc = mca_var_register("trace", "otf2", "buffer_size",
-                          "Memory for each rank's events (bytes, k/M/G suffixes); when it is full the events are "
-                          "written to the archive and recording goes on (at least 256k)",
-                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                          &params.buffer_size);
-    if (rc < 0) {
-        return rc;
-    }
-    rc = mca_var_register("trace", "otf2", "record_buffer_size",
-                          "Memory for each rank's records as the MPI calls leave them (bytes, k/M/G suffixes; 40 "
-                          "bytes a record): when it is full, and at finalize, they are encoded into OTF2 events "
-                          "(at least 4k)",
-                          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                          &params.record_buffer_size);
-    if (rc < 0) {
-        return rc;
-    }
-    rc = mca_var_register("trace", "otf2", "clock",
-                          "Clock of the records: auto (the processor's time-stamp counter when the kernel of every "
-                          "rank uses it as its clock source, else CLOCK_MONOTONIC) or monotonic",
-                          MCA_VAR_TYPE_ENUM, clock_values, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
-                          &params.clock);
-    return rc < 0 ? rc : TESSERA_SUCCESS;
+    const mca_var_decl_t vars[] = {
+        {"dir",
+         "Directory of the OTF2 archive (traces.otf2 and its files, one event stream per rank; created if "
+         "missing, an earlier archive there is replaced)",
+         MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_2, &params.dir},
+        {"buffer_size",
+         "Memory for each rank's events (bytes, k/M/G suffixes); when it is full the events are written to the "
+         "archive and recording goes on (at least 256k)",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.buffer_size},
+        {"record_buffer_size",
+         "Memory for each rank's records as the MPI calls leave them (bytes, k/M/G suffixes; 40 bytes a record): "
+         "when it is full, and at finalize, they are encoded into OTF2 events (at least 4k)",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.record_buffer_size},
+        {"clock",
+         "Clock of the records: auto (the processor's time-stamp counter when the kernel of every rank uses it as "
+         "its clock source, else CLOCK_MONOTONIC) or monotonic",
+         MCA_VAR_TYPE_ENUM, clock_values, MCA_INFO_LVL_5, &params.clock},
+    };
+    return mca_var_register_table("trace", "otf2", vars, std::size(vars), MCA_VAR_SCOPE_LOCAL);
 }
 
 int open_component()
