@@ -6,9 +6,14 @@
  */
 #include <gtest/gtest.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <thread>
@@ -24,6 +29,49 @@ namespace {
 
 using namespace tessera::mca;
 using namespace std::chrono_literals;
+
+/* Standard error into a file while it lives, readable meanwhile: gtest's capture is read only by
+ * ending it, and a line the compiler thread prints between two captures would be lost. */
+class StderrFile {
+public:
+    StderrFile()
+    {
+        char path[] = "/tmp/tessera-dte-jit-stderr-XXXXXX";
+        const int fd = mkstemp(path);
+        path_ = path;
+        fflush(stderr);
+        saved_ = dup(2);
+        dup2(fd, 2);
+        close(fd);
+    }
+    ~StderrFile()
+    {
+        fflush(stderr);
+        dup2(saved_, 2);
+        close(saved_);
+        unlink(path_.c_str());
+    }
+    std::string text() const
+    {
+        fflush(stderr);
+        std::ifstream f(path_);
+        return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    }
+    /* What was printed once `needle` was, or after 30 s. */
+    std::string wait_for(const std::string &needle) const
+    {
+        std::string t = text();
+        for (int i = 0; i < 3000 && t.find(needle) == std::string::npos; ++i) {
+            std::this_thread::sleep_for(10ms);
+            t = text();
+        }
+        return t;
+    }
+
+private:
+    std::string path_;
+    int saved_ = -1;
+};
 
 bool llvm_mapped()
 {
@@ -108,7 +156,7 @@ TEST_F(DteJitPlan, JitServesTheTypeAndLlvmLoadsOnlyThen)
 {
     EXPECT_FALSE(llvm_mapped()) << "libmpi must not bring LLVM in";
     set_command_line("dte_jit_verbose", "1");
-    testing::internal::CaptureStderr();
+    StderrFile log;
     const auto t = type();
     mca_dte_plan_t *plan = nullptr;
     ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
@@ -117,13 +165,7 @@ TEST_F(DteJitPlan, JitServesTheTypeAndLlvmLoadsOnlyThen)
     EXPECT_EQ(plan->plan_priority, 20);
     check(plan, "right after commit");
     /* Compiled within a generous bound on a shared machine; the verbose line says so. */
-    std::string err;
-    for (int i = 0; i < 3000 && err.find("ready") == std::string::npos; ++i) {
-        std::this_thread::sleep_for(10ms);
-        err = testing::internal::GetCapturedStderr();
-        if (err.find("ready") == std::string::npos)
-            testing::internal::CaptureStderr();
-    }
+    const std::string err = log.wait_for("ready");
     EXPECT_TRUE(std::regex_search(
         err, std::regex(R"(dte jit: type [0-9a-f]{8} ready [0-9.]+ ms \(compile [0-9.]+ ms, compiled\))")))
         << err;
@@ -188,21 +230,14 @@ TEST_F(DteJitPlan, CompileAfterUsesThenVerboseLine)
     set_command_line("dte_jit_compile", "uses");
     set_command_line("dte_jit_compile_after", "3");
     set_command_line("dte_jit_verbose", "1");
-    testing::internal::CaptureStderr();
+    StderrFile log;
     const auto t = type();
     mca_dte_plan_t *plan = nullptr;
     ASSERT_EQ(mca_dte_base_plan_create(&t, &plan), TESSERA_SUCCESS);
     std::this_thread::sleep_for(200ms);
-    EXPECT_EQ(testing::internal::GetCapturedStderr().find("ready"), std::string::npos) << "compiled before use";
-    testing::internal::CaptureStderr();
+    EXPECT_EQ(log.text().find("ready"), std::string::npos) << "compiled before use";
     check(plan, "uses"); /* 10 packs and unpacks: the third one queues the compile */
-    std::string err;
-    for (int i = 0; i < 3000 && err.find("ready") == std::string::npos; ++i) {
-        std::this_thread::sleep_for(10ms);
-        err = testing::internal::GetCapturedStderr();
-        if (err.find("ready") == std::string::npos)
-            testing::internal::CaptureStderr();
-    }
+    const std::string err = log.wait_for("ready");
     EXPECT_NE(err.find("compiled)"), std::string::npos) << err;
     check(plan, "compiled after uses");
     mca_dte_base_plan_release(plan);
