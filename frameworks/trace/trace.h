@@ -16,6 +16,7 @@
  *
  * Version 1.1 added the region hooks and, in the job information, the thread level and the
  * allgather service; a 1.0 component leaves the new hooks NULL and never reads the new fields.
+ * Version 1.2 added send_done (in a slot that was reserved: NULL in older components).
  */
 #ifndef TESSERA_FRAMEWORKS_TRACE_TRACE_H
 #define TESSERA_FRAMEWORKS_TRACE_TRACE_H
@@ -30,7 +31,7 @@ extern "C" {
 #endif
 
 /* Framework API version: components must be built for the same major and at most this minor. */
-#define MCA_TRACE_BASE_VERSION {1, 1, 0}
+#define MCA_TRACE_BASE_VERSION {1, 2, 0}
 
 /* Receives rank `rank`'s contribution to an allgather; `data` is valid only during the call. */
 typedef void (*mca_trace_base_deliver_fn_t)(void *ctx, int rank, const void *data, size_t size);
@@ -127,7 +128,11 @@ typedef struct mca_trace_base_hooks {
      * that caused them; regions nest when an application callback calls MPI. */
     void (*region_enter)(mca_trace_base_module_t *m, uint32_t function, const char *name);
     void (*region_leave)(mca_trace_base_module_t *m, uint32_t function, const char *name);
-    void *reserved[6];
+    /* A blocking send (as for `send`) returned MPI_SUCCESS. For a module that only counts messages:
+     * its work then follows the message instead of delaying it (a ping-pong's critical path runs
+     * from a receive's return to the next send's hand-over, not through the sender's return). */
+    void (*send_done)(mca_trace_base_module_t *m, uint64_t comm_id, int peer, int tag, uint64_t bytes);
+    void *reserved[5];
 } mca_trace_base_hooks_t;
 
 struct mca_trace_base_module {

@@ -106,10 +106,10 @@ def flag_out(f):
     return maybe(f, lambda a: a.kind_base == "flag" and a.direction == "out")
 
 
-def send_call(f, fn: str, prefix: str = "") -> str:
+def send_call(f, fn: str, prefix: str = "", suffix: str = "") -> str:
     buf = send_buffer(f)
     return (f"{fn}({prefix}{comm_arg(f).name}, {dest_arg(f).name}, {send_tag(f).name}, "
-            f"(MPI_Count){buf.attrs['count']}, {buf.attrs['type']});")
+            f"(MPI_Count){buf.attrs['count']}, {buf.attrs['type']}{suffix});")
 
 
 class Body:
@@ -123,11 +123,13 @@ def p2p_role(f, role: str, b: Body):
     ok = "rc_ == MPI_SUCCESS"
     if role == "send":
         b.before.append(send_call(f, "tessera_trace_send"))
+        b.after.append(send_call(f, "tessera_trace_send_done", suffix=", rc_"))
     elif role in ("recv", "sendrecv"):
         st = status_arg(f)
         b.locals += ["MPI_Status status_;"]
         if role == "sendrecv":
             b.before.append(send_call(f, "tessera_trace_send"))
+            b.after.append(send_call(f, "tessera_trace_send_done", suffix=", rc_"))
         b.before.append(f"{st.name} = tessera_trace_status({st.name}, &status_);")
         b.after.append(f"tessera_trace_recv({comm_arg(f).name}, rc_, {st.name});")
     elif role in ("isend", "irecv", "isendrecv", "send_init", "recv_init", "imrecv"):
@@ -266,11 +268,11 @@ def hooks_needed(f: mpi_api.Function) -> str:
         if makes_request:
             needed.append("MCA_TRACE_HOOK_REQUESTS")
     elif role == "send":
-        needed.append("MCA_TRACE_HOOK_SEND")
+        needed += ["MCA_TRACE_HOOK_SEND", "MCA_TRACE_HOOK_SEND_DONE"]
     elif role == "recv":
         needed.append("MCA_TRACE_HOOK_RECV")
     elif role == "sendrecv":
-        needed += ["MCA_TRACE_HOOK_SEND", "MCA_TRACE_HOOK_RECV"]
+        needed += ["MCA_TRACE_HOOK_SEND", "MCA_TRACE_HOOK_SEND_DONE", "MCA_TRACE_HOOK_RECV"]
     elif role in ("mprobe", "mrecv"):
         # The probe remembers the message's communicator for the receive that takes it.
         needed += ["MCA_TRACE_HOOK_RECV", "MCA_TRACE_HOOK_REQUESTS"]

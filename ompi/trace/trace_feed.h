@@ -34,23 +34,21 @@ extern "C" {
 TESSERA_TRACE_INTERNAL void tessera_trace_after_init(int rc);
 TESSERA_TRACE_INTERNAL void tessera_trace_before_finalize(void);
 
-/* Regions: `function` is the index in the API description (tessera_trace_function_names). */
+/* Regions: `function` is the index in the API description (tessera_trace_function_names). The route
+ * to the module is taken here, inline: every traced call passes twice. */
 extern TESSERA_TRACE_INTERNAL const char *const tessera_trace_function_names[];
-TESSERA_TRACE_INTERNAL void tessera_trace_region_enter(uint32_t function);
-TESSERA_TRACE_INTERNAL void tessera_trace_region_leave(uint32_t function);
 static inline void tessera_trace_enter(uint32_t function)
 {
     if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_REGION)) {
-        tessera_trace_region_enter(function);
+        mca_trace_region_enter(function, tessera_trace_function_names[function]);
     }
 }
 static inline void tessera_trace_leave(uint32_t function)
 {
     if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_REGION)) {
-        tessera_trace_region_leave(function);
+        mca_trace_region_leave(function, tessera_trace_function_names[function]);
     }
 }
-
 /* The status a receive is to fill: `given`, or `local` when the caller ignores it
  * (MPI_STATUS_IGNORE) and a module wants to know what was received. */
 static inline MPI_Status *tessera_trace_status(MPI_Status *given, MPI_Status *local)
@@ -77,21 +75,47 @@ static inline int tessera_trace_cached_size(MPI_Datatype type, uint64_t *size)
     return cached != 0;
 }
 
-/* Blocking point-to-point: a send about to start; a receive that returned rc with `status`. */
+/* Blocking point-to-point: a send about to start (and one that returned rc); a receive that returned
+ * rc with `status`. */
 TESSERA_TRACE_INTERNAL void tessera_trace_send_event(MPI_Comm comm, int dest, int tag, MPI_Count count,
                                                      MPI_Datatype type);
+TESSERA_TRACE_INTERNAL void tessera_trace_send_done_event(MPI_Comm comm, int dest, int tag, MPI_Count count,
+                                                          MPI_Datatype type);
 TESSERA_TRACE_INTERNAL void tessera_trace_recv_event(MPI_Comm comm, int rc, const MPI_Status *status);
+/* The common send, told without a call: on a predefined communicator (its trace id in *comm_id), of a
+ * predefined datatype whose size is known (the message's bytes in *bytes). */
+static inline int tessera_trace_quick_send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type,
+                                           uint64_t *comm_id, uint64_t *bytes)
+{
+    uint64_t size;
+    if ((comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF) || dest == MPI_PROC_NULL ||
+        !tessera_trace_cached_size(type, &size)) {
+        return 0;
+    }
+    *comm_id = comm == MPI_COMM_WORLD ? TESSERA_TRACE_WORLD_ID : TESSERA_TRACE_SELF_ID;
+    *bytes = count > 0 ? size * (uint64_t)count : 0;
+    return 1;
+}
 static inline void tessera_trace_send(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type)
 {
     if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_SEND)) {
-        /* The common case without a call: a predefined communicator and datatype (size known). */
-        uint64_t size;
-        if ((comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) && dest != MPI_PROC_NULL &&
-            tessera_trace_cached_size(type, &size)) {
-            mca_trace_send(comm == MPI_COMM_WORLD ? TESSERA_TRACE_WORLD_ID : TESSERA_TRACE_SELF_ID, dest, tag,
-                           count > 0 ? size * (uint64_t)count : 0);
+        uint64_t comm_id, bytes;
+        if (tessera_trace_quick_send(comm, dest, count, type, &comm_id, &bytes)) {
+            mca_trace_send(comm_id, dest, tag, bytes);
         } else {
             tessera_trace_send_event(comm, dest, tag, count, type);
+        }
+    }
+}
+static inline void tessera_trace_send_done(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type,
+                                           int rc)
+{
+    if (TESSERA_TRACE_WANTS(MCA_TRACE_HOOK_SEND_DONE) && rc == MPI_SUCCESS) {
+        uint64_t comm_id, bytes;
+        if (tessera_trace_quick_send(comm, dest, count, type, &comm_id, &bytes)) {
+            mca_trace_send_done(comm_id, dest, tag, bytes);
+        } else {
+            tessera_trace_send_done_event(comm, dest, tag, count, type);
         }
     }
 }

@@ -47,6 +47,14 @@ void tessera_trace_send_event(MPI_Comm comm, int dest, int tag, MPI_Count count,
     mca_trace_send(comms().id_of(comm), dest, tag, type_bytes(count, type));
 }
 
+void tessera_trace_send_done_event(MPI_Comm comm, int dest, int tag, MPI_Count count, MPI_Datatype type)
+{
+    if (dest == MPI_PROC_NULL) {
+        return;
+    }
+    mca_trace_send_done(comms().id_of(comm), dest, tag, type_bytes(count, type));
+}
+
 void tessera_trace_recv_on(uint64_t comm_id, int rc, const MPI_Status *status)
 {
     if (wants(MCA_TRACE_HOOK_RECV) && delivered(rc, status) && comm_id != kUnknownComm) {

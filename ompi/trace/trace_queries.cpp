@@ -1,5 +1,6 @@
 #include "ompi/trace/trace_queries.h"
 
+#include "ompi/pml/pml_request.h"
 #include "ompi/trace/trace_feed.h"
 
 #include <numeric>
@@ -57,8 +58,20 @@ uint64_t type_bytes(MPI_Count count, MPI_Datatype type)
     return size * static_cast<uint64_t>(count);
 }
 
+namespace {
+bool statuses_native = false;
+} // namespace
+
+void use_native_statuses(bool native)
+{
+    statuses_native = native;
+}
+
 uint64_t status_bytes(const MPI_Status *status)
 {
+    if (statuses_native) {
+        return static_cast<uint64_t>(pml::status_count(status)); /* what MPI_Get_count would divide */
+    }
     const MPI_Status *st = status;
     if (TESSERA_TRACE_PROVIDED(Get_count_c)) {
         MPI_Count n = 0;

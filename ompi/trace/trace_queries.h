@@ -26,6 +26,10 @@ uint64_t type_bytes(MPI_Count count, MPI_Datatype type);
 
 /* The bytes a completed receive's status says arrived. */
 uint64_t status_bytes(const MPI_Status *status);
+/* Whether the statuses come from the native engine, whose byte count status_bytes then reads itself
+ * instead of calling MPI_Get_count through the dispatch table (a receive's return is on the message
+ * critical path of a ping-pong); set when tracing starts. */
+void use_native_statuses(bool native);
 
 /* Whether the cancellation of the request that gave `status` succeeded (MPI_Test_cancelled). */
 bool status_cancelled(const MPI_Status *status);

@@ -3,7 +3,7 @@
  * parameter names the components — to the start of MPI_Finalize, when the modules write their output
  * while the library can still communicate. Under a runtime translator the native MPI_Init, which
  * opens the MPI layer's frameworks, never runs: the trace framework is opened here (a counted open, so
- * the native engine's own close is unaffected). Also the region and communicator entry points.
+ * the native engine's own close is unaffected). Also the communicator entry points.
  */
 #include <string>
 
@@ -42,6 +42,7 @@ void tessera_trace_after_init(int rc)
     framework_opened = true;
     tessera::ompi::Runtime &rt = tessera::ompi::runtime();
     const bool native = tessera::ompi::mpi_initialized();
+    use_native_statuses(native);
     hostname = native && !rt.launch.host.empty() ? rt.launch.host : tessera::ompi::host_name();
     mca_trace_base_job_info_t job{};
     job.jobid = native ? rt.launch.jobid : 0;
@@ -78,16 +79,6 @@ void tessera_trace_before_finalize(void)
     requests().clear();
     (void)tessera::mca::framework_close(&mca_trace_base_framework);
     framework_opened = false;
-}
-
-void tessera_trace_region_enter(uint32_t function)
-{
-    mca_trace_region_enter(function, tessera_trace_function_names[function]);
-}
-
-void tessera_trace_region_leave(uint32_t function)
-{
-    mca_trace_region_leave(function, tessera_trace_function_names[function]);
 }
 
 void tessera_trace_comm_created(int rc, MPI_Comm comm)

@@ -1,5 +1,7 @@
-/* trace monitor: the module. Only sends are counted (send and isend, when they begin — a send that
- * is later cancelled is still counted); the other events are not needed for a matrix of traffic. */
+/* trace monitor: the module. Only sends are counted: a blocking one when it returned successfully
+ * (send_done: the counting follows the message instead of delaying it), a nonblocking or persistent
+ * one when it begins (isend — a send that is later cancelled is still counted); the other events are
+ * not needed for a matrix of traffic. */
 #include <memory>
 #include <mutex>
 
@@ -83,7 +85,7 @@ mca_trace_base_module_t *module_create(const mca_trace_base_job_info_t &job)
     module_instance = mca_trace_base_module_t{};
     module_instance.trace_component = &mca_trace_monitor_component;
     module_instance.hooks.comm_create = on_comm_create;
-    module_instance.hooks.send = on_send;
+    module_instance.hooks.send_done = on_send;
     module_instance.hooks.isend = on_isend;
     module_instance.trace_finalize = finalize;
     module_instance.module_state = state.get();

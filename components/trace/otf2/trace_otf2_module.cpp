@@ -62,6 +62,9 @@ State &self(mca_trace_base_module_t *m)
  * application stood still meanwhile. */
 void flush_records(State &s, uint64_t since, bool during_run)
 {
+    if (s.first_time == 0 && s.raw.size() != 0) {
+        s.first_time = s.raw.first().time;
+    }
     s.archive.encode(s.raw);
     if (during_run) {
         const uint64_t until = std::max(s.archive.clock().now(), since);
@@ -108,9 +111,6 @@ public:
                                   ? s_.last_time
                                   : std::max(s_.archive.clock().now(), s_.last_time);
         s_.last_kind = kind;
-        if (s_.first_time == 0) {
-            s_.first_time = time;
-        }
         s_.last_time = time;
         record = s_.raw.push();
         record->time = time;
@@ -145,6 +145,17 @@ bool records_regions(const State &s)
     return !s.locking || pthread_equal(pthread_self(), s.main_thread) != 0;
 }
 
+/*
+ * The record the next event of the same call may join (trace_otf2_raw.h: the events of one call at one
+ * time, one record): the last of this thread's stream when it is of `kind`, below MPI_THREAD_MULTIPLE
+ * (where the stream is the calling thread's alone). NULL otherwise (the buffer was just encoded, or
+ * other threads write): the event gets a record of its own, at the same time (same_moment).
+ */
+RawRecord *joinable(State &s, RawKind kind)
+{
+    return s.locking ? nullptr : s.raw.last_of(kind);
+}
+
 void on_region_enter(mca_trace_base_module_t *m, uint32_t function, const char *name)
 {
     State &s = self(m);
@@ -165,6 +176,12 @@ void on_region_leave(mca_trace_base_module_t *m, uint32_t function, const char *
 {
     State &s = self(m);
     if (!records_regions(s)) {
+        return;
+    }
+    if (RawRecord *recv = joinable(s, RawKind::Recv)) {
+        recv->kind = RawKind::RecvLeave;
+        recv->id = function;
+        s.last_kind = RawKind::Leave;
         return;
     }
     Append r(s, RawKind::Leave);
@@ -213,6 +230,17 @@ void request(mca_trace_base_module_t *m, RawKind kind, uint64_t id)
 
 void on_send(mca_trace_base_module_t *m, uint64_t comm, int peer, int tag, uint64_t bytes)
 {
+    State &s = self(m);
+    if (RawRecord *r = joinable(s, RawKind::Enter)) {
+        r->kind = RawKind::EnterSend;
+        r->id = r->a;
+        r->a = static_cast<uint32_t>(peer);
+        r->b = static_cast<uint32_t>(tag);
+        r->comm = comm_ref(comm);
+        r->bytes = bytes;
+        s.last_kind = RawKind::Send;
+        return;
+    }
     message(m, RawKind::Send, comm, peer, tag, bytes, 0);
 }
 
@@ -228,6 +256,13 @@ void on_isend_complete(mca_trace_base_module_t *m, uint64_t id)
 
 void on_irecv_request(mca_trace_base_module_t *m, uint64_t id)
 {
+    State &s = self(m);
+    if (RawRecord *r = joinable(s, RawKind::Enter)) {
+        r->kind = RawKind::EnterIrecvRequest;
+        r->id = id;
+        s.last_kind = RawKind::IrecvRequest;
+        return;
+    }
     request(m, RawKind::IrecvRequest, id);
 }
 
@@ -248,7 +283,13 @@ void on_request_cancelled(mca_trace_base_module_t *m, uint64_t id)
 
 void on_collective_begin(mca_trace_base_module_t *m)
 {
-    Append r(self(m), RawKind::CollectiveBegin);
+    State &s = self(m);
+    if (RawRecord *r = joinable(s, RawKind::Enter)) {
+        r->kind = RawKind::EnterCollectiveBegin;
+        s.last_kind = RawKind::CollectiveBegin;
+        return;
+    }
+    Append r(s, RawKind::CollectiveBegin);
 }
 
 void on_collective_end(mca_trace_base_module_t *m, mca_trace_base_collective_t op, uint64_t comm, int root,

@@ -7,7 +7,7 @@ namespace tessera::ompi::trace_otf2 {
 /* Zeroed, so that every page is touched now rather than on the call path (a page fault costs more than
  * a hundred records). */
 RawBuffer::RawBuffer(size_t bytes)
-    : records_(new RawRecord[std::max<size_t>(1, bytes / sizeof(RawRecord))]()),
+    : records_(new RawRecord[std::max<size_t>(1, bytes / sizeof(RawRecord)) + kPrefetchAhead]()),
       capacity_(std::max<size_t>(1, bytes / sizeof(RawRecord)))
 {
 }
@@ -47,6 +47,22 @@ void write(OTF2_EvtWriter *w, const RawRecord &r)
         break;
     case RawKind::CollectiveBegin:
         (void)OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
+        break;
+    case RawKind::EnterSend:
+        (void)OTF2_EvtWriter_Enter(w, nullptr, t, static_cast<OTF2_RegionRef>(r.id));
+        (void)OTF2_EvtWriter_MpiSend(w, nullptr, t, r.a, r.comm, r.b, r.bytes);
+        break;
+    case RawKind::EnterIrecvRequest:
+        (void)OTF2_EvtWriter_Enter(w, nullptr, t, r.a);
+        (void)OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, r.id);
+        break;
+    case RawKind::EnterCollectiveBegin:
+        (void)OTF2_EvtWriter_Enter(w, nullptr, t, r.a);
+        (void)OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
+        break;
+    case RawKind::RecvLeave:
+        (void)OTF2_EvtWriter_MpiRecv(w, nullptr, t, r.a, r.comm, r.b, r.bytes);
+        (void)OTF2_EvtWriter_Leave(w, nullptr, t, static_cast<OTF2_RegionRef>(r.id));
         break;
     case RawKind::CollectiveEnd:
         /* trace.h numbers the operations as OTF2_CollectiveOp does. */

@@ -28,6 +28,12 @@ enum class RawKind : uint32_t {
     RequestCancelled, /* id */
     CollectiveBegin,  /* nothing */
     CollectiveEnd,    /* a: operation, b: root (OTF2_UNDEFINED_UINT32: none), comm, bytes: sent, id: received */
+    /* Two events of one call at one time, joined into one record (half the stores on the call path):
+     * the Enter and what the call reports before calling the runtime, a receive and the Leave after it. */
+    EnterSend,             /* Enter (id: function), then Send (a, b, comm, bytes) */
+    EnterIrecvRequest,     /* Enter (a: function), then IrecvRequest (id) */
+    EnterCollectiveBegin,  /* Enter (a: function), then CollectiveBegin */
+    RecvLeave,             /* Recv (a, b, comm, bytes), then Leave (id: function) */
 };
 
 struct RawRecord {
@@ -47,15 +53,25 @@ public:
     explicit RawBuffer(size_t bytes);
 
     /* The next record, to be filled by the caller; the buffer must not be full. */
-    RawRecord *push() { return &records_[used_++]; }
+    RawRecord *push()
+    {
+        /* The buffer streams through memory: its lines are asked for ahead of their use (slack records
+         * past the capacity keep the address inside the allocation). */
+        __builtin_prefetch(&records_[used_ + kPrefetchAhead], 1, 3);
+        return &records_[used_++];
+    }
     bool full() const { return used_ == capacity_; }
     size_t size() const { return used_; }
+    /* The last record, when there is one and it is of `kind`; else NULL. */
+    RawRecord *last_of(RawKind kind) { return used_ != 0 && records_[used_ - 1].kind == kind ? &records_[used_ - 1] : nullptr; }
+    const RawRecord &first() const { return records_[0]; }
 
     /* Writes every record to `w` in order (nothing when w is NULL) and empties the buffer. Before each
      * record, *cursor gets its time: what OTF2's own buffer flushes, happening meanwhile, are stamped with. */
     void encode(OTF2_EvtWriter *w, uint64_t *cursor);
 
 private:
+    static constexpr size_t kPrefetchAhead = 32;
     std::unique_ptr<RawRecord[]> records_;
     size_t capacity_;
     size_t used_ = 0;

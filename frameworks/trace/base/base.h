@@ -75,6 +75,7 @@ typedef struct mca_trace_base_routes {
     MCA_TRACE_ROUTE(collective_end);
     MCA_TRACE_ROUTE(region_enter);
     MCA_TRACE_ROUTE(region_leave);
+    MCA_TRACE_ROUTE(send_done);
 } mca_trace_base_routes_t;
 extern mca_trace_base_routes_t mca_trace_base_routes;
 
@@ -94,6 +95,10 @@ static inline void mca_trace_comm_create(uint64_t comm_id, const char *name, int
 static inline void mca_trace_send(uint64_t comm_id, int peer, int tag, uint64_t bytes)
 {
     MCA_TRACE_EVENT(send, comm_id, peer, tag, bytes);
+}
+static inline void mca_trace_send_done(uint64_t comm_id, int peer, int tag, uint64_t bytes)
+{
+    MCA_TRACE_EVENT(send_done, comm_id, peer, tag, bytes);
 }
 static inline void mca_trace_isend(uint64_t comm_id, int peer, int tag, uint64_t bytes, uint64_t request_id)
 {

@@ -25,6 +25,7 @@ extern uint32_t mca_trace_base_hook_mask;
 #define MCA_TRACE_HOOK_REQUEST_CANCELLED (1u << 7)
 #define MCA_TRACE_HOOK_COLLECTIVE (1u << 8) /* collective_begin or collective_end */
 #define MCA_TRACE_HOOK_REGION (1u << 9)     /* region_enter or region_leave */
+#define MCA_TRACE_HOOK_SEND_DONE (1u << 10)
 /* Every hook a request's records serve (nonblocking and persistent operations, their completion). */
 #define MCA_TRACE_HOOK_REQUESTS                                                                          \
     (MCA_TRACE_HOOK_ISEND | MCA_TRACE_HOOK_ISEND_COMPLETE | MCA_TRACE_HOOK_IRECV_REQUEST | MCA_TRACE_HOOK_IRECV | \

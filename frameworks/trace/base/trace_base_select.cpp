@@ -62,6 +62,7 @@ void set_routes()
     MCA_TRACE_SET_ROUTE(collective_end);
     MCA_TRACE_SET_ROUTE(region_enter);
     MCA_TRACE_SET_ROUTE(region_leave);
+    MCA_TRACE_SET_ROUTE(send_done);
 }
 
 uint32_t hooks_of(const mca_trace_base_hooks_t &h)
@@ -70,6 +71,7 @@ uint32_t hooks_of(const mca_trace_base_hooks_t &h)
     auto add = [&mask](bool present, uint32_t bit) { mask |= present ? bit : 0u; };
     add(h.comm_create != nullptr, MCA_TRACE_HOOK_COMM_CREATE);
     add(h.send != nullptr, MCA_TRACE_HOOK_SEND);
+    add(h.send_done != nullptr, MCA_TRACE_HOOK_SEND_DONE);
     add(h.isend != nullptr, MCA_TRACE_HOOK_ISEND);
     add(h.isend_complete != nullptr, MCA_TRACE_HOOK_ISEND_COMPLETE);
     add(h.irecv_request != nullptr, MCA_TRACE_HOOK_IRECV_REQUEST);

@@ -1,5 +1,5 @@
 // trace monitor, selected through the MCA core: it counts the messages and bytes this process sends
-// to each peer of each communicator — also from several threads — and writes them at finalize.
+// to each peer of each communicator (blocking sends when they returned, nonblocking ones when they begin) — also from several threads — and writes them at finalize.
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
@@ -91,12 +91,13 @@ TEST_F(TraceMonitor, CountsSendsPerCommunicatorAndPeerAndWritesTheMatrixRow)
     mca_trace_comm_create(5, "row", 2, 1, row);
 
     for (int i = 0; i < 3; ++i) {
-        mca_trace_send(0, 1, 10, 100);
+        mca_trace_send(0, 1, 10, 100); // a blocking send begins: counted when it returned
+        mca_trace_send_done(0, 1, 10, 100);
     }
     mca_trace_isend(0, 3, 11, 50, 1001);
     mca_trace_isend(0, 3, 11, 50, 1002);
     mca_trace_isend_complete(1001);
-    mca_trace_send(5, 0, 0, 8);
+    mca_trace_send_done(5, 0, 0, 8);
     mca_trace_recv(0, 1, 10, 999);       // receives are not sends
     mca_trace_irecv_request(77);
     mca_trace_irecv(0, 1, 10, 999, 77);
@@ -107,7 +108,7 @@ TEST_F(TraceMonitor, CountsSendsPerCommunicatorAndPeerAndWritesTheMatrixRow)
     for (int t = 0; t < 2; ++t) {
         threads.emplace_back([] {
             for (int i = 0; i < 1000; ++i) {
-                mca_trace_send(0, 1, 10, 1);
+                mca_trace_send_done(0, 1, 10, 1);
             }
         });
     }
@@ -117,7 +118,7 @@ TEST_F(TraceMonitor, CountsSendsPerCommunicatorAndPeerAndWritesTheMatrixRow)
 
     ASSERT_EQ(mca_trace_base_finalize(), TESSERA_SUCCESS);
     EXPECT_EQ(mca_trace_base_module_count, 0u);
-    mca_trace_send(0, 1, 10, 100); // after finalize: ignored, no crash
+    mca_trace_send_done(0, 1, 10, 100); // after finalize: ignored, no crash
 
     std::string text = read_file(dir_ + "/counts.2");
     EXPECT_NE(text.find("world rank 2 of 4 (job 42, host nodeA)"), std::string::npos) << text;
@@ -136,7 +137,7 @@ TEST_F(TraceMonitor, UnknownCommunicatorStillCounts)
 {
     tessera::mca::set_command_line("trace_monitor_filename", dir_ + "/unknown");
     ASSERT_EQ(select(0, 1), TESSERA_SUCCESS);
-    mca_trace_send(9, 4, 0, 16);
+    mca_trace_send_done(9, 4, 0, 16);
     ASSERT_EQ(mca_trace_base_finalize(), TESSERA_SUCCESS);
     // One rank: the name is used as given. The peer's world rank is unknown, so no world line.
     EXPECT_EQ(data_lines(read_file(dir_ + "/unknown")), (std::vector<std::string>{"comm 9 4 -1 1 16 -"}));
@@ -146,7 +147,7 @@ TEST_F(TraceMonitor, RanksOfALargerJobNeverShareAFile)
 {
     tessera::mca::set_command_line("trace_monitor_filename", dir_ + "/shared");
     ASSERT_EQ(select(3, 8), TESSERA_SUCCESS);
-    mca_trace_send(0, 0, 0, 1);
+    mca_trace_send_done(0, 0, 0, 1);
     ASSERT_EQ(mca_trace_base_finalize(), TESSERA_SUCCESS);
     EXPECT_EQ(access((dir_ + "/shared").c_str(), F_OK), -1);
     EXPECT_EQ(data_lines(read_file(dir_ + "/shared.3")), (std::vector<std::string>{"comm 0 0 -1 1 1 -"}));
@@ -156,7 +157,7 @@ TEST_F(TraceMonitor, EmptyFilenameWritesToStderr)
 {
     tessera::mca::set_command_line("trace_monitor_filename", "");
     ASSERT_EQ(select(0, 1), TESSERA_SUCCESS);
-    mca_trace_send(0, 1, 0, 5);
+    mca_trace_send_done(0, 1, 0, 5);
     testing::internal::CaptureStderr();
     ASSERT_EQ(mca_trace_base_finalize(), TESSERA_SUCCESS);
     std::string err = testing::internal::GetCapturedStderr();
@@ -167,7 +168,7 @@ TEST_F(TraceMonitor, UnwritableFileIsReportedAndTheRunGoesOn)
 {
     tessera::mca::set_command_line("trace_monitor_filename", dir_ + "/no-such-dir/counts");
     ASSERT_EQ(select(0, 1), TESSERA_SUCCESS);
-    mca_trace_send(0, 1, 0, 5);
+    mca_trace_send_done(0, 1, 0, 5);
     EXPECT_EQ(mca_trace_base_finalize(), TESSERA_ERR_IO);
     auto errors = tessera::mca::reported(tessera::mca::Severity::Error);
     ASSERT_FALSE(errors.empty());
@@ -180,7 +181,7 @@ TEST_F(TraceMonitor, TracingIsOptIn)
     tessera::mca::set_command_line("trace", "");
     ASSERT_EQ(select(0, 1), TESSERA_SUCCESS);
     EXPECT_EQ(mca_trace_base_module_count, 0u);
-    mca_trace_send(0, 1, 0, 5); // one branch, nothing else
+    mca_trace_send_done(0, 1, 0, 5); // one branch, nothing else
 }
 
 TEST_F(TraceMonitor, SelectingTwiceIsRefused)
