@@ -74,6 +74,8 @@ int type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 int get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 int get_address(const void *location, MPI_Aint *address);
+MPI_Aint aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 
 /* type_pack.cpp */
 int pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,

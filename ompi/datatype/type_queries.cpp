@@ -1,5 +1,6 @@
 /* Committing, freeing and asking about datatypes (MPI-4.1 5.1.5, 5.1.9-5.1.13, 19.3.5). */
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -311,6 +312,18 @@ int get_address(const void *location, MPI_Aint *address)
 {
     *address = reinterpret_cast<MPI_Aint>(location);
     return MPI_SUCCESS;
+}
+
+/* Addresses are plain byte addresses here (get_address): the arithmetic the standard defines is the
+ * machine's, done unsigned so that it wraps instead of overflowing. */
+MPI_Aint aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return static_cast<MPI_Aint>(static_cast<uint64_t>(base) + static_cast<uint64_t>(disp));
+}
+
+MPI_Aint aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return static_cast<MPI_Aint>(static_cast<uint64_t>(addr1) - static_cast<uint64_t>(addr2));
 }
 
 } // namespace tessera::ompi::native

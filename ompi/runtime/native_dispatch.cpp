@@ -32,6 +32,7 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Get_library_version = native::get_library_version;
     t->Wtime = native::wtime;
     t->Wtick = native::wtick;
+    t->Pcontrol = native::pcontrol;
     /* Communicators */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;
@@ -239,6 +240,8 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Type_get_true_extent_x = native::type_get_true_extent_c;
     t->Get_elements_x = native::get_elements_c;
     t->Get_address = native::get_address;
+    t->Aint_add = native::aint_add;
+    t->Aint_diff = native::aint_diff;
     t->Type_contiguous = native::type_contiguous;
     t->Type_contiguous_c = native::type_contiguous_c;
     t->Type_vector = native::type_vector;

@@ -28,6 +28,7 @@ int get_version(int *version, int *subversion);
 int get_library_version(char *version, int *resultlen);
 double wtime();
 double wtick();
+int pcontrol(int level, ...);
 /* ompi/communicator/comm_query.cpp */
 int comm_rank(MPI_Comm comm, int *rank);
 int comm_size(MPI_Comm comm, int *size);

@@ -41,6 +41,17 @@ int main(int argc, char **argv)
     check(MPI_Finalized(&flag) == MPI_SUCCESS && flag == 0, "MPI_Finalized is false before MPI_Finalize");
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
+    check(MPI_Pcontrol(0) == MPI_SUCCESS && MPI_Pcontrol(2, "ignored") == MPI_SUCCESS,
+          "MPI_Pcontrol is accepted at any level");
+    {
+        double pair[2];
+        MPI_Aint a0, a1;
+        MPI_Get_address(&pair[0], &a0);
+        MPI_Get_address(&pair[1], &a1);
+        check(MPI_Aint_diff(a1, a0) == (MPI_Aint)sizeof(double) && MPI_Aint_add(a0, sizeof(double)) == a1,
+              "MPI_Aint_add and MPI_Aint_diff are byte address arithmetic");
+    }
+
     tick = MPI_Wtick();
     check(tick > 0.0 && tick <= 1e-3, "MPI_Wtick is positive and at most a millisecond");
     t0 = MPI_Wtime();
