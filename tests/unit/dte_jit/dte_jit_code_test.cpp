@@ -81,6 +81,30 @@ TEST_F(DteJit, LongRowsPackAndUnpack)
     }
 }
 
+/* Small blocks far apart are unpacked in paced 8-byte pieces (dte_jit_codegen.cpp, piece_max), blocks
+ * close together or longer in 16-byte ones: both sides of each limit, odd lengths, both directions. */
+TEST_F(DteJit, FarApartSmallBlocksPackAndUnpack)
+{
+    std::mt19937 rng(13);
+    for (uint64_t len : {8u, 20u, 64u, 72u}) {
+        for (int64_t stride : {int64_t{255}, int64_t{256}, int64_t{1024}, int64_t{-1024}}) {
+            const uint64_t count = 5;
+            const int64_t span = (static_cast<int64_t>(count) - 1) * stride;
+            const int64_t first = stride < 0 ? -span : 0; /* every block at or after offset 0 */
+            std::vector<mca_dte_elem_t> blocks = {{MCA_DTE_OP_BLOCKS, 0, count, len, first, stride}};
+            mca_dte_type_desc_t t{};
+            t.elems = blocks.data();
+            t.elem_count = blocks.size();
+            t.size = count * len;
+            t.extent = (stride < 0 ? -span : span) + static_cast<int64_t>(len);
+            t.true_ub = t.extent;
+            auto entry = compile(t);
+            ASSERT_NE(entry, nullptr);
+            check_compiled(t, *entry, rng, std::to_string(len) + "-byte blocks " + std::to_string(stride) + " apart");
+        }
+    }
+}
+
 TEST_F(DteJit, ContiguousAndEmptyShapes)
 {
     std::mt19937 rng(5);
