@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <memory>
 #include <new>
+#include <numeric>
 
 #include "frameworks/dte/base/dte_base_program_internal.h"
 #include "mca/constants.h"
@@ -72,6 +73,8 @@ struct Node {
 constexpr size_t kMinIndexed = 8;
 /* Vectors of at most this many blocks join an Indexed op's table (a longer one stays a vector). */
 constexpr uint64_t kMaxTableVector = 4;
+/* Blocks of at most this many units of the table's block length join it, cut into units. */
+constexpr uint64_t kMaxPieces = 4;
 
 bool mul_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
 bool add_u64(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_add_overflow(a, b, r); }
@@ -258,29 +261,57 @@ int simplify(std::vector<Node> &seq, std::vector<Node> *out)
  * ones (two equal blocks always merge into a vector of two, a third joins it only at the same stride). */
 bool table_block(const Node &n) { return n.kind == OpKind::Blocks && n.count <= kMaxTableVector; }
 
-/* Replaces every run of ops of one block length that holds kMinIndexed or more blocks, each op a single
- * block or a short vector, in seq (and in loop bodies) by one Indexed node. Runs only after simplify:
- * merging has already joined what continues. */
+/* The unit of a table over seq[i, end): the greatest common divisor of their block lengths, when each
+ * block is at most kMaxPieces such units (0 otherwise). Irregular blocks of one length merge where
+ * they touch (indexed_block with some zero gaps): cut back into units, the touching ones stay in the
+ * one table instead of splitting it into many ops. */
+uint64_t shared_unit(const std::vector<Node> &seq, size_t i, size_t end)
+{
+    uint64_t unit = 0;
+    uint64_t longest = 0;
+    for (size_t k = i; k < end; ++k) {
+        unit = std::gcd(unit, seq[k].blocklen);
+        longest = std::max(longest, seq[k].blocklen);
+    }
+    return unit != 0 && longest / unit <= kMaxPieces ? unit : 0;
+}
+
+/* Replaces every run of ops that holds kMinIndexed or more blocks, each op a single block or a short
+ * vector, all of one block length or small multiples of a shared one, in seq (and in loop bodies) by
+ * one Indexed node. Runs only after simplify: merging has already joined what continues. */
 void gather_indexed(std::vector<Node> &seq)
 {
     std::vector<Node> out;
     out.reserve(seq.size());
     for (size_t i = 0; i < seq.size();) {
-        size_t j = i;
-        uint64_t blocks = 0;
-        while (j < seq.size() && table_block(seq[j]) && seq[j].blocklen == seq[i].blocklen) {
-            blocks += seq[j].count;
-            ++j;
+        size_t end = i;
+        while (end < seq.size() && table_block(seq[end]) && seq[end].blocklen != 0) {
+            ++end;
         }
-        if (j - i >= 2 && blocks >= kMinIndexed) {
+        uint64_t unit = shared_unit(seq, i, end);
+        size_t j = end;
+        if (unit == 0) { /* the old rule: a run of one block length */
+            unit = seq[i].blocklen;
+            for (j = i; j < end && seq[j].blocklen == unit;) {
+                ++j;
+            }
+        }
+        uint64_t pieces = 0;
+        for (size_t k = i; k < j; ++k) {
+            pieces += seq[k].count * (seq[k].blocklen / unit);
+        }
+        if (j - i >= 2 && pieces >= kMinIndexed) {
             Node n;
             n.kind = OpKind::Indexed;
-            n.count = blocks;
-            n.blocklen = seq[i].blocklen;
-            n.disps.reserve(blocks);
+            n.count = pieces;
+            n.blocklen = unit;
+            n.disps.reserve(pieces);
             for (size_t k = i; k < j; ++k) {
                 for (uint64_t b = 0; b < seq[k].count; ++b) {
-                    n.disps.push_back(seq[k].disp + static_cast<int64_t>(b) * seq[k].stride);
+                    const int64_t block = seq[k].disp + static_cast<int64_t>(b) * seq[k].stride;
+                    for (uint64_t at = 0; at < seq[k].blocklen; at += unit) {
+                        n.disps.push_back(block + static_cast<int64_t>(at));
+                    }
                 }
             }
             out.push_back(std::move(n));

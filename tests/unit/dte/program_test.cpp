@@ -301,5 +301,39 @@ TEST(DteProgram, IrregularBlocksOfOneLengthPackFromATable)
     }
 }
 
+/* Blocks of one length that touch merge into longer ones (indexed_block with zero gaps): blocks of up
+ * to four units join the table cut into units; a run with a longer block keeps the old rule. Every
+ * range packs, and unpacks from every split, as the reference says. */
+TEST(DteProgram, TouchingBlocksJoinTheTableCutIntoUnits)
+{
+    for (uint64_t longest : {4u, 5u}) {
+        SCOPED_TRACE(longest);
+        const int64_t l = 8;
+        std::vector<mca_dte_elem_t> run;
+        const uint64_t units[] = {1, 2, 1, 3, 1, 1, longest, 1, 2, 1, 1, 3, 1};
+        int64_t d = -2 * l;
+        for (uint64_t u : units) {
+            run.push_back(blocks(1, u * 8, d, static_cast<int64_t>(u) * l));
+            d += static_cast<int64_t>(u) * l + 5;
+        }
+        const Desc desc = make(run, d + 2 * l);
+        expect_all_ranges_pack(desc, 2);
+        const Program p = build(desc);
+        ASSERT_NE(p, nullptr);
+        const std::vector<ByteRun> runs = reference_runs(desc, 2);
+        Buffer want(runs);
+        std::vector<unsigned char> stream(runs.empty() ? 0 : 2 * desc.desc().size);
+        std::iota(stream.begin(), stream.end(), 1);
+        reference_unpack(runs, want.origin(), stream);
+        for (size_t split = 0; split <= stream.size(); split += 3) {
+            Buffer got(runs);
+            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, split, stream.data() + split,
+                                                  stream.size() - split), TESSERA_SUCCESS);
+            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, 0, stream.data(), split), TESSERA_SUCCESS);
+            EXPECT_EQ(got.bytes, want.bytes) << "split at " << split;
+        }
+    }
+}
+
 } // namespace
 } // namespace tessera::test::dte
