@@ -42,6 +42,9 @@ struct Params {
     int compile = kCompileBackground;
     int compile_after = 16;
     int verbose = 0;
+    /* dte_jit_paced_above: an unpack touching more bytes (user buffer span plus packed bytes) uses the
+     * paced code; 0: this host's L2 cache size. */
+    size_t paced_above = 0;
 };
 extern Params params;
 
@@ -64,10 +67,15 @@ struct Node {
 /* The tree of a description, or false when it is malformed (unbalanced loops, items not matching). */
 bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<Node> *out);
 
-/* Two functions in a fresh module of `ctx`: `pack_name` and `unpack_name` (dte_jit_codegen.cpp). */
+/* Whether a tree has strided blocks of a cache line or less, which the paced unpack copies in 8-byte
+ * pieces (dte_jit_codegen.cpp). */
+bool has_paced_variant(const std::vector<Node> &tree);
+
+/* The functions of a fresh module of `ctx` (dte_jit_codegen.cpp): `pack_name`, `unpack_name` and, when
+ * `paced_name` is not empty, the paced unpack. */
 std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
                                              int64_t extent, const std::string &pack_name,
-                                             const std::string &unpack_name);
+                                             const std::string &unpack_name, const std::string &paced_name);
 
 /*
  * The compiled code of one type signature, shared by every plan of an equal type. Plans read the
@@ -84,6 +92,10 @@ struct CodeEntry {
 
     std::atomic<pack_fn_t> pack{nullptr};
     std::atomic<unpack_fn_t> unpack{nullptr};
+    /* The paced unpack (NULL: the type has none), and the bytes a call touches above which it serves;
+     * both written before pack is published. */
+    std::atomic<unpack_fn_t> unpack_paced{nullptr};
+    uint64_t paced_above = 0;
     std::atomic<bool> requested{false}; /* queued for compiling (once) */
     double compile_ms = 0;              /* written before the pointers are published */
 

@@ -36,17 +36,16 @@ constexpr uint64_t kMaxUnroll = 8;
 constexpr uint64_t kInlineUnpackMax = 2048;
 /* Unpacking stores into the user's buffer at the type's stride: here 16-byte stores do that faster
  * than 32-byte ones, whether the lines are in cache or not (64-byte blocks 1 KiB apart: 6.5 against
- * 10.8 GB/s; 64 KiB of 64-byte blocks 128 bytes apart: 28 against 44), as MPICH's 8- and 16-byte
- * copies showed. Packing reads strided and stores contiguously, and keeps 32-byte pieces. */
+ * 8.6 GB/s; 64 KiB of 64-byte blocks 128 bytes apart: 28 against 44). Packing reads strided and stores
+ * contiguously, and keeps 32-byte pieces. */
 constexpr uint64_t kUnpackPieceMax = 16;
-/* Unpacked blocks up to this size at least kFarStride apart: see Emitter::piece_max. */
-constexpr uint64_t kFarBlockMax = 64;
-constexpr uint64_t kFarStride = 256;
+/* Strided blocks up to this size get 8-byte pieces in the paced unpack (Emitter::piece_max). */
+constexpr uint64_t kPacedBlockMax = 64;
 
 class Emitter {
 public:
-    Emitter(llvm::LLVMContext &ctx, llvm::Module &module, bool packing)
-        : ctx_(ctx), module_(module), b_(ctx), packing_(packing)
+    Emitter(llvm::LLVMContext &ctx, llvm::Module &module, bool packing, bool paced = false)
+        : ctx_(ctx), module_(module), b_(ctx), packing_(packing), paced_(paced)
     {
     }
 
@@ -194,7 +193,7 @@ private:
                  * copies instead of a loop of a few trips in every element. */
                 for (uint64_t k = 0; k < node.count; ++k)
                     copy(mem_gep(mem, node.disp + static_cast<int64_t>(k) * node.stride),
-                         gep(node_out, static_cast<int64_t>(k * node.blocklen)), node.blocklen);
+                         gep(node_out, static_cast<int64_t>(k * node.blocklen)), node.blocklen, piece_max(node));
             } else {
                 llvm::Value *first = mem_gep(mem, node.disp);
                 counted(node.count, [&](llvm::Value *k) {
@@ -207,17 +206,17 @@ private:
         }
     }
 
-    /* The widest piece for the blocks of a strided BLOCKS node. Unpacking blocks of a cache line or less
-     * that lie far apart is bound by fetching their lines for writing, and narrower stores pace that
-     * better here: 8-byte pieces for 64-byte blocks 1 KiB apart reach 10.8 GB/s, 16-byte ones 8.6
-     * (MPICH copies such blocks 8 bytes at a time). Close blocks keep 16-byte pieces (in cache, 8-byte
-     * ones were a third slower). */
+    /* The widest piece for the blocks of a strided BLOCKS node. An unpack whose blocks miss the cache is
+     * bound by fetching their lines for writing, and narrower stores pace that better here: the paced
+     * variant copies blocks of a line or less in 8-byte pieces (64-byte blocks 1 KiB apart: 10.4 GB/s
+     * against 8.5 with 16-byte ones; 128 bytes apart, 2 MiB: 13.8 against 13.0; MPICH copies such
+     * blocks 8 bytes at a time) — in cache they are 5-15 % slower, so the plan picks the variant by the
+     * bytes a call touches (docs/dte.md). */
     uint64_t piece_max(const Node &node) const
     {
         if (packing_)
             return 32;
-        const uint64_t apart = static_cast<uint64_t>(node.stride < 0 ? -node.stride : node.stride);
-        return node.blocklen <= kFarBlockMax && apart >= kFarStride ? 8 : kUnpackPieceMax;
+        return paced_ && node.blocklen <= kPacedBlockMax ? 8 : kUnpackPieceMax;
     }
 
     /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction,
@@ -262,18 +261,31 @@ private:
     llvm::Module &module_;
     llvm::IRBuilder<> b_;
     bool packing_;
+    bool paced_;
     llvm::Function *fn_ = nullptr;
 };
 
 } // namespace
 
+bool has_paced_variant(const std::vector<Node> &tree)
+{
+    for (const Node &n : tree) {
+        if (n.loop ? has_paced_variant(n.body)
+                   : n.count > 1 && n.stride != static_cast<int64_t>(n.blocklen) && n.blocklen <= kPacedBlockMax)
+            return true;
+    }
+    return false;
+}
+
 std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
                                              int64_t extent, const std::string &pack_name,
-                                             const std::string &unpack_name)
+                                             const std::string &unpack_name, const std::string &paced_name)
 {
     auto module = std::make_unique<llvm::Module>("tessera_dte_jit", ctx);
     Emitter(ctx, *module, true).function(pack_name, tree, size, extent);
     Emitter(ctx, *module, false).function(unpack_name, tree, size, extent);
+    if (!paced_name.empty())
+        Emitter(ctx, *module, false, true).function(paced_name, tree, size, extent);
     return module;
 }
 

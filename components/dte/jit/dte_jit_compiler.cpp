@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "components/dte/jit/dte_jit_backend.h"
+#include "opal/cache_sizes.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -110,6 +111,16 @@ double ms_since(std::chrono::steady_clock::time_point t)
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
+/* dte_jit_paced_above, or this host's L2 cache size (asked once, here in the compile thread: loading
+ * the topology stays off the application's path), or 1 MiB when the topology does not say. */
+uint64_t paced_threshold()
+{
+    if (config->paced_above != 0)
+        return config->paced_above;
+    static const uint64_t l2 = tessera::opal::cache_size(2).value_or(uint64_t{1} << 20);
+    return l2;
+}
+
 /* Compiles one entry; false on any LLVM error (the type then stays interpreted). */
 bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
 {
@@ -118,9 +129,11 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     const uint64_t id = serial.fetch_add(1);
     const std::string pack_name = "tessera_dte_jit_pack_" + std::to_string(id);
     const std::string unpack_name = "tessera_dte_jit_unpack_" + std::to_string(id);
+    const std::string paced_name =
+        has_paced_variant(entry.tree) ? "tessera_dte_jit_unpack_paced_" + std::to_string(id) : std::string();
 
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    auto module = codegen_module(*ctx, entry.tree, entry.size, entry.extent, pack_name, unpack_name);
+    auto module = codegen_module(*ctx, entry.tree, entry.size, entry.extent, pack_name, unpack_name, paced_name);
     module->setDataLayout(engine->machine->createDataLayout());
     module->setTargetTriple(engine->machine->getTargetTriple().str());
     for (llvm::Function &fn : *module) {
@@ -144,16 +157,22 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     /* Native code is generated here, on lookup. */
     auto pack = jit.lookup(pack_name);
     auto unpack = pack ? jit.lookup(unpack_name) : llvm::Expected<llvm::JITEvaluatedSymbol>(llvm::JITEvaluatedSymbol());
-    if (!pack || !unpack) {
+    auto paced = unpack && !paced_name.empty() ? jit.lookup(paced_name)
+                                              : llvm::Expected<llvm::JITEvaluatedSymbol>(llvm::JITEvaluatedSymbol());
+    if (!pack || !unpack || !paced) {
         if (!pack)
             llvm::consumeError(pack.takeError());
         if (!unpack)
             llvm::consumeError(unpack.takeError());
+        if (!paced)
+            llvm::consumeError(paced.takeError());
         llvm::consumeError(tracker->remove());
         return false;
     }
     entry.code = std::shared_ptr<void>(nullptr, [engine, tracker](void *) { llvm::consumeError(tracker->remove()); });
     entry.compile_ms = ms_since(start);
+    entry.paced_above = paced_threshold();
+    entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced->getAddress()), std::memory_order_relaxed);
     entry.unpack.store(reinterpret_cast<unpack_fn_t>(unpack->getAddress()), std::memory_order_release);
     entry.pack.store(reinterpret_cast<pack_fn_t>(pack->getAddress()), std::memory_order_release);
     return true;

@@ -91,13 +91,20 @@ int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, c
         count_use(p);
         return mca_dte_base_program_unpack(p->program, buf, count, offset, in, length);
     }
+    /* The paced code when the call touches more than the cache holds (CodeEntry::paced_above). */
+    const unpack_fn_t paced = p->code->unpack_paced.load(std::memory_order_relaxed);
+    const int64_t extent = p->code->extent;
+    const uint64_t touched_per_element = p->size + static_cast<uint64_t>(extent < 0 ? -extent : extent);
     auto *src = static_cast<const char *>(in);
     return split(
         p, count, offset, length,
         [&](size_t off, size_t len, size_t at) {
             return mca_dte_base_program_unpack(p->program, buf, count, off, src + at, len);
         },
-        [&](uint64_t first, uint64_t n, size_t at) { fn(static_cast<char *>(buf), first, n, src + at); });
+        [&](uint64_t first, uint64_t n, size_t at) {
+            const bool far = paced != nullptr && n * touched_per_element > p->code->paced_above;
+            (far ? paced : fn)(static_cast<char *>(buf), first, n, src + at);
+        });
 }
 
 void release(mca_dte_plan_t *plan)

@@ -22,11 +22,16 @@ void check_compiled(const mca_dte_type_desc_t &t, jit::CodeEntry &entry, std::mt
         ASSERT_EQ(0, std::memcmp(out.data(), expect.data(), expect.size())) << what << " pack " << first << "+" << n;
         ASSERT_EQ(std::string(16, 'x'), std::string(out.data() + expect.size(), 16)) << what << " wrote past the end";
 
-        Buffer want(t, count, rng), got(t, count, rng);
+        Buffer want(t, count, rng), got(t, count, rng), paced_got(t, count, rng);
         got.bytes = want.bytes;
+        paced_got.bytes = want.bytes;
         reference_unpack(t, want.base, first, n, expect.data());
         entry.unpack.load()(got.base, first, n, expect.data());
         ASSERT_EQ(want.bytes, got.bytes) << what << " unpack " << first << "+" << n;
+        if (jit::unpack_fn_t paced = entry.unpack_paced.load()) {
+            paced(paced_got.base, first, n, expect.data());
+            ASSERT_EQ(want.bytes, paced_got.bytes) << what << " paced unpack " << first << "+" << n;
+        }
     }
 }
 
@@ -81,9 +86,9 @@ TEST_F(DteJit, LongRowsPackAndUnpack)
     }
 }
 
-/* Small blocks far apart are unpacked in paced 8-byte pieces (dte_jit_codegen.cpp, piece_max), blocks
- * close together or longer in 16-byte ones: both sides of each limit, odd lengths, both directions. */
-TEST_F(DteJit, FarApartSmallBlocksPackAndUnpack)
+/* Strided blocks of 64 bytes or less get a paced unpack (8-byte pieces, dte_jit_codegen.cpp), longer
+ * ones none: both sides of the limit, odd lengths, both directions; check_compiled runs both unpacks. */
+TEST_F(DteJit, PacedUnpackOfSmallStridedBlocks)
 {
     std::mt19937 rng(13);
     for (uint64_t len : {8u, 20u, 64u, 72u}) {
@@ -100,6 +105,7 @@ TEST_F(DteJit, FarApartSmallBlocksPackAndUnpack)
             t.true_ub = t.extent;
             auto entry = compile(t);
             ASSERT_NE(entry, nullptr);
+            EXPECT_EQ(entry->unpack_paced.load() != nullptr, len <= 64) << len;
             check_compiled(t, *entry, rng, std::to_string(len) + "-byte blocks " + std::to_string(stride) + " apart");
         }
     }
