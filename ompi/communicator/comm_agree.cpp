@@ -19,8 +19,9 @@ struct Running {
 
 } // namespace
 
-Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_t> *ids)
+Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed)
 {
+    std::vector<std::uint32_t> *ids = &agreed->ids;
     const Running running;
     const auto count = static_cast<std::size_t>(a.count);
     bool first = true;
@@ -32,9 +33,11 @@ Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_
         }
         const bool quiet = a.blocking && cid::agreements_running() == 1;
         offer.push_back(quiet ? kQuiet : 0);
+        /* The generation, combined by MAX: processes not in the result constrain nothing. */
+        offer.push_back(a.keep ? cid::generation_floor() : 0);
 
         Exchanged result;
-        Task offering = exchange(ch, first ? a.mine : std::vector<int>{}, std::move(offer), &result);
+        Task offering = exchange(ch, first ? a.mine : std::vector<int>{}, std::move(offer), &result, 1);
         int rc = co_await offering;
         if (rc != MPI_SUCCESS) {
             co_return rc;
@@ -45,6 +48,7 @@ Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_
             first = false;
         }
         *ids = cid::lowest({result.mask.data(), words}, count);
+        agreed->generation = static_cast<std::uint32_t>(result.mask[words + 1]);
         if (ids->size() < count) {
             /* Everyone saw the same mask: every process gives up. */
             co_return MPI_ERR_INTERN;
@@ -52,6 +56,7 @@ Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_
         if ((result.mask[words] & kQuiet) != 0) {
             if (a.keep) {
                 cid::take(*ids);
+                cid::generation_taken(agreed->generation);
             }
             co_return MPI_SUCCESS;
         }
@@ -70,6 +75,7 @@ Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_
         if (result.mask[0] != 0) {
             if (a.keep) {
                 cid::take(*ids);
+                cid::generation_taken(agreed->generation);
             }
             co_return MPI_SUCCESS;
         }

@@ -34,12 +34,19 @@ struct Agreement {
     std::vector<int> mine{}; /* ints this process contributes to the first exchange (Exchanged) */
 };
 
+/* What an agreement gives the new communicator (comm_context.h). */
+struct Agreed {
+    std::vector<std::uint32_t> ids;
+    std::uint32_t generation = 0;
+};
+
 /*
- * Agrees on a.count context ids over the channel; *records gets the first exchange's ints, *ids the
- * ids (taken in comm_context when a.keep). MPI_ERR_INTERN (with the same outcome everywhere) when no
- * id is free on every process; otherwise the error class of a failed message.
+ * Agrees on a.count context ids and a generation over the channel; *records gets the first
+ * exchange's ints, *agreed the ids (taken in comm_context when a.keep) and the generation.
+ * MPI_ERR_INTERN (with the same outcome everywhere) when no id is free on every process; otherwise the
+ * error class of a failed message.
  */
-Task agree(Channel ch, Agreement a, Exchanged *records, std::vector<std::uint32_t> *ids);
+Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed);
 
 } // namespace tessera::ompi::comm
 

@@ -19,13 +19,15 @@ std::string start(Communicator &c)
 
 } // namespace
 
-int build(Communicator *c, Spec spec, std::span<const std::uint32_t> ids, std::string *error)
+int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error)
 {
+    const std::vector<std::uint32_t> &ids = agreed.ids;
     c->procs = std::move(spec.procs);
     c->size = static_cast<int>(c->procs.size());
     c->rank = spec.rank;
     c->remote_procs = std::move(spec.remote_procs);
     c->context_id = ids[0];
+    c->generation = agreed.generation;
     errhandler_assign(&c->errhandler, spec.errhandler);
     c->info = std::move(spec.info);
     c->topo = std::move(spec.topo);
@@ -36,6 +38,7 @@ int build(Communicator *c, Spec spec, std::span<const std::uint32_t> ids, std::s
         local->size = c->size;
         local->rank = c->rank;
         local->context_id = ids[1];
+        local->generation = agreed.generation;
         local->errhandler = MPI_ERRORS_RETURN;
         c->local_comm = local;
         if (std::string problem = start(*local); !problem.empty()) {

@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include "ompi/communicator/comm_agree.h"
 #include "ompi/communicator/communicator.h"
 
 namespace tessera::ompi::comm {
@@ -29,12 +30,13 @@ struct Spec {
 };
 
 /*
- * Makes `c` (a shell from comm_new) the communicator `spec` describes, with context id ids[0] (and
- * ids[1] for an intercommunicator's local_comm; the ids are taken already). Returns MPI_SUCCESS, or an
+ * Makes `c` (a shell from comm_new) the communicator `spec` describes, with context id agreed.ids[0]
+ * (and ids[1] for an intercommunicator's local_comm; the ids are taken already) and the agreed
+ * generation. Returns MPI_SUCCESS, or an
  * error class with *error saying why; then the ids are free again and `c` is left a shell for the
  * caller to release.
  */
-int build(Communicator *c, Spec spec, std::span<const std::uint32_t> ids, std::string *error);
+int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error);
 
 /* Undoes build as far as it went: the handle invalid, collectives disabled, matching state detached,
  * context ids free, local_comm destroyed, the error handler released (comm_lifecycle destroys

@@ -76,7 +76,8 @@ Channel channel_of(Communicator *comm)
     return ch;
 }
 
-Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_t> mask, Exchanged *out)
+Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_t> mask, Exchanged *out,
+              std::size_t max_words)
 {
     /* A failed message does not stop the exchange: the others would wait for this process forever. */
     int error = MPI_SUCCESS;
@@ -91,8 +92,19 @@ Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_
     const Tree tree(n, (ch.me - ch.root + n) % n);
     const auto member = [&ch, n](int v) { return ch.members[static_cast<std::size_t>((v + ch.root) % n)]; };
     const auto at = [k](std::vector<int> &v, int index) { return v.data() + static_cast<std::size_t>(index) * k; };
+    /* Combines another contribution into mask: AND, but MAX for the last max_words words. */
+    const std::size_t anded = m - std::min(max_words, m);
+    const auto combine = [&](coll::Schedule &s, void *theirs) {
+        if (anded > 0) {
+            s.reduce(theirs, mask.data(), anded, word_type(), op_lookup(MPI_BAND));
+        }
+        if (anded < m) {
+            s.reduce(static_cast<std::uint64_t *>(theirs) + anded, mask.data() + anded, m - anded, word_type(),
+                     op_lookup(MPI_MAX));
+        }
+    };
 
-    /* Up the tree: every subtree's contributions in virtual order, the masks ANDed on the way. */
+    /* Up the tree: every subtree's contributions in virtual order, the masks combined on the way. */
     std::vector<int> gathered(static_cast<std::size_t>(n) * k);
     std::copy(mine.begin(), mine.end(), at(gathered, tree.v));
     {
@@ -107,7 +119,7 @@ Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_
         });
         s->round();
         for (void *theirs : masks) {
-            s->reduce(theirs, mask.data(), m, word_type(), op_lookup(MPI_BAND));
+            combine(*s, theirs);
         }
         if (tree.v != 0) {
             if (k > 0) {
@@ -140,7 +152,7 @@ Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_
             s->send(mask.data(), m, word_type(), ch.remote_leader);
             s->recv(theirs, m, word_type(), ch.remote_leader);
             s->round();
-            s->reduce(theirs, mask.data(), m, word_type(), op_lookup(MPI_BAND));
+            combine(*s, theirs);
         }
         note(co_await wait(*s));
     }

@@ -1,7 +1,8 @@
 /*
  * The exchange every communicator creation is built on: the processes taking part each contribute a
  * few integers (a split's color and key, a process's world rank...) and a bit mask (the context ids
- * free here, comm_context.h); each gets back everyone's integers and the AND of all masks.
+ * free here, comm_context.h); each gets back everyone's integers and the AND of all masks (and the MAX
+ * of trailing words, for a value all must agree on).
  *
  * Who takes part is a Channel: some ranks of one communicator (all of the parent for MPI_Comm_dup;
  * the group's members for MPI_Comm_create_group), and for an intercommunicator also the other group,
@@ -46,15 +47,17 @@ Channel channel_of(Communicator *comm);
 struct Exchanged {
     std::vector<int> local;           /* `ints` per member, in members order */
     std::vector<int> remote;          /* `ints` per member of the other group, in its order */
-    std::vector<std::uint64_t> mask;  /* the AND of every contribution */
+    std::vector<std::uint64_t> mask;  /* the AND of every contribution (MAX for trailing max_words) */
 };
 
 /*
  * Each member contributes mine (the same number of ints everywhere) and mask (the same length
- * everywhere); *out gets the result. A task: co_await it. Returns MPI_SUCCESS or the error class of a
- * message that failed.
+ * everywhere); *out gets the result, in which the last max_words words of the masks are combined by
+ * MAX instead of AND (a value all must agree on, such as comm_context.h's generation). A task: co_await
+ * it. Returns MPI_SUCCESS or the error class of a message that failed.
  */
-Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_t> mask, Exchanged *out);
+Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_t> mask, Exchanged *out,
+              std::size_t max_words = 0);
 
 /* The leader's part of MPI_Intercomm_create before anything else: each leader sends its group's size
  * and gets the other's over the bridge; *remote_size gets it (and must then reach the group: bcast_int). */

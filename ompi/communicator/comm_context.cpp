@@ -1,5 +1,7 @@
 #include "ompi/communicator/comm_context.h"
 
+#include <algorithm>
+
 #include <bit>
 
 #include "mca/var.h"
@@ -46,6 +48,9 @@ int register_params()
     return rc < 0 ? rc : 0;
 }
 
+/* The lowest generation this process may take part in next (comm_context.h). */
+std::uint32_t next_generation = 1;
+
 void reset(std::size_t count)
 {
     const std::size_t words = count < 64 ? 1 : (count + 63) / 64;
@@ -53,6 +58,17 @@ void reset(std::size_t count)
     held.assign(words, 0);
     used[0] = bit(kContextWorld) | bit(kContextSelf);
     running = 0;
+    next_generation = 1;
+}
+
+std::uint32_t generation_floor()
+{
+    return next_generation;
+}
+
+void generation_taken(std::uint32_t generation)
+{
+    next_generation = std::max(next_generation, generation + 1);
 }
 
 std::vector<std::uint64_t> offer()

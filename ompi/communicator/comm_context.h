@@ -43,6 +43,17 @@ void release(std::uint32_t id);
 bool in_use(std::uint32_t id);
 std::size_t used_count();
 
+/*
+ * Generations. A freed communicator's id is reused, and a message sent on it that arrives late (or was
+ * never received) must not reach the next communicator with that id. So every communicator also gets a
+ * generation, agreed with its id: the largest of its members' floors, each process's floor being above
+ * every generation it took part in (WORLD and SELF have 0). A message carries it; at a receiver, the
+ * communicator holding an id always has a higher generation than any earlier one there with that id.
+ */
+std::uint32_t generation_floor();
+/* This process took part in a communicator of `generation`: its floor goes above it. */
+void generation_taken(std::uint32_t generation);
+
 /* Creations agreeing on ids in this process right now (a blocking one alone needs no confirmation). */
 void agreement_begin();
 void agreement_end();

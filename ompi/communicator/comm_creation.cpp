@@ -10,9 +10,9 @@ namespace tessera::ompi::comm {
 Task create(Channel ch, Agreement a, Decide decide, Communicator *c, std::string *error)
 {
     Exchanged records;
-    std::vector<std::uint32_t> ids;
+    Agreed agreed;
     const bool kept = a.keep;
-    Task agreeing = agree(std::move(ch), std::move(a), &records, &ids);
+    Task agreeing = agree(std::move(ch), std::move(a), &records, &agreed);
     int rc = co_await agreeing;
     if (rc == MPI_ERR_INTERN) {
         *error = "no context id is free on every process taking part (each has mpi_max_context_ids = " +
@@ -27,13 +27,13 @@ Task create(Channel ch, Agreement a, Decide decide, Communicator *c, std::string
     rc = decide(records, &spec, error);
     if (rc != MPI_SUCCESS || !spec) {
         if (kept) {
-            for (std::uint32_t id : ids) {
+            for (std::uint32_t id : agreed.ids) {
                 cid::release(id);
             }
         }
         co_return rc;
     }
-    co_return build(c, std::move(*spec), ids, error);
+    co_return build(c, std::move(*spec), agreed, error);
 }
 
 int finish(const char *function, MPI_Comm raise_on, Communicator *c, int rc, const std::string &error,

@@ -47,6 +47,7 @@ struct Communicator {
      * ones (found by value) and the hidden local_comm. */
     std::uint64_t mark = 0;
     uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1; comm_context.h) */
+    uint32_t generation = 0; /* agreed with the id: tells its messages from a freed one's (comm_context.h) */
     int rank = 0;            /* of this process in the (local) group */
     int size = 1;            /* of the (local) group */
     /* A user handler is retained while set here (errhandler_retain), so that MPI_Errhandler_free of

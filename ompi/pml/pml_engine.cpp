@@ -356,11 +356,27 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
     keep_message(state->unexpected, state->unexpected.end(), h, proc, data, len);
 }
 
+/* A message of a communicator freed here before it was received: the one now holding (or next taking)
+ * its context id has a later generation, and must not receive it. Said, not silently dropped: the
+ * program sent something nobody will receive. */
+void drop_stale(const MatchHeader &h, tessera_proc_t *proc)
+{
+    tessera::mca::report(tessera::mca::Severity::Warning,
+                         "a message of " + std::to_string(h.length) + " bytes (tag " + std::to_string(h.tag) +
+                             ") from process " + std::to_string(proc != nullptr ? proc->proc_name.rank : 0) +
+                             " on a communicator this process freed before receiving it (context id " +
+                             std::to_string(h.context) + ") was dropped");
+}
+
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
     CommState *state = state_of(h.context);
-    if (state == nullptr) {
-        keep_message(early, early.end(), h, proc, data, len);
+    if (state == nullptr || h.generation > state->comm->generation) {
+        keep_message(early, early.end(), h, proc, data, len); /* for the communicator that takes the id */
+        return;
+    }
+    if (h.generation < state->comm->generation) {
+        drop_stale(h, proc);
         return;
     }
     if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
@@ -572,8 +588,8 @@ void comm_attach(Communicator &comm)
     MessageList arrived;
     for (auto it = early.begin(); it != early.end();) {
         const auto next = std::next(it);
-        if (it->header.context == comm.context_id) {
-            arrived.splice(arrived.end(), early, it);
+        if (it->header.context == comm.context_id && it->header.generation <= comm.generation) {
+            arrived.splice(arrived.end(), early, it); /* an older generation's is dropped by on_match */
         }
         it = next;
     }
@@ -667,6 +683,7 @@ int start_send(Request *r)
     const char *payload = r->type->contiguous ? convertor_contiguous(r->sbuf, *r->type) : r->packed.data();
     MatchHeader h{};
     h.context = r->comm->context_id;
+    h.generation = r->comm->generation;
     h.source = r->comm->rank;
     h.tag = r->tag;
     h.seq = ps.send_seq++;

@@ -27,7 +27,7 @@ struct MatchHeader {
     int32_t source;    /* the sender's rank in that communicator */
     int32_t tag;
     uint32_t seq;      /* per (communicator, sender -> receiver) */
-    uint32_t reserved2;
+    uint32_t generation; /* the communicator's, agreed with its context id (comm_context.h) */
     uint64_t length;   /* bytes of the whole message */
     uint64_t sender;   /* RTS: the sender's request, for the CTS */
 };

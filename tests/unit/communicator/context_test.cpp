@@ -98,3 +98,17 @@ TEST(ContextIds, RunningAgreementsAreCounted)
     cid::agreement_end();
     EXPECT_EQ(cid::agreements_running(), 0);
 }
+
+TEST(ContextIds, GenerationFloorRisesAboveEveryGenerationTaken)
+{
+    cid::reset(64);
+    EXPECT_EQ(cid::generation_floor(), 1u); /* WORLD and SELF have 0 */
+    cid::generation_taken(1);
+    EXPECT_EQ(cid::generation_floor(), 2u);
+    cid::generation_taken(7); /* agreed with processes further along */
+    EXPECT_EQ(cid::generation_floor(), 8u);
+    cid::generation_taken(3); /* never goes back */
+    EXPECT_EQ(cid::generation_floor(), 8u);
+    cid::reset(64);
+    EXPECT_EQ(cid::generation_floor(), 1u);
+}
