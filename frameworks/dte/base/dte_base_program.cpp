@@ -270,10 +270,16 @@ uint64_t shared_unit(const std::vector<Node> &seq, size_t i, size_t end)
     uint64_t unit = 0;
     uint64_t longest = 0;
     for (size_t k = i; k < end; ++k) {
-        unit = std::gcd(unit, seq[k].blocklen);
-        longest = std::max(longest, seq[k].blocklen);
+        const uint64_t len = seq[k].blocklen;
+        if (len != unit) { /* most blocks repeat the unit: no division for them */
+            unit = std::gcd(unit, len);
+            longest = std::max(longest, len);
+            if (longest / unit > kMaxPieces) {
+                return 0; /* the unit only shrinks and the longest only grows */
+            }
+        }
     }
-    return unit != 0 && longest / unit <= kMaxPieces ? unit : 0;
+    return unit;
 }
 
 /* Replaces every run of ops that holds kMinIndexed or more blocks, each op a single block or a short
@@ -283,39 +289,56 @@ void gather_indexed(std::vector<Node> &seq)
 {
     std::vector<Node> out;
     out.reserve(seq.size());
-    for (size_t i = 0; i < seq.size();) {
-        size_t end = i;
-        while (end < seq.size() && table_block(seq[end]) && seq[end].blocklen != 0) {
-            ++end;
-        }
-        uint64_t unit = shared_unit(seq, i, end);
-        size_t j = end;
-        if (unit == 0) { /* the old rule: a run of one block length */
-            unit = seq[i].blocklen;
-            for (j = i; j < end && seq[j].blocklen == unit;) {
-                ++j;
-            }
-        }
+    /* Turns seq[i, j) into one Indexed node of blocks of `unit` bytes when it holds enough of them;
+     * false (nothing moved) otherwise. */
+    const auto gather = [&](size_t i, size_t j, uint64_t unit) {
         uint64_t pieces = 0;
         for (size_t k = i; k < j; ++k) {
             pieces += seq[k].count * (seq[k].blocklen / unit);
         }
-        if (j - i >= 2 && pieces >= kMinIndexed) {
-            Node n;
-            n.kind = OpKind::Indexed;
-            n.count = pieces;
-            n.blocklen = unit;
-            n.disps.reserve(pieces);
-            for (size_t k = i; k < j; ++k) {
-                for (uint64_t b = 0; b < seq[k].count; ++b) {
-                    const int64_t block = seq[k].disp + static_cast<int64_t>(b) * seq[k].stride;
-                    for (uint64_t at = 0; at < seq[k].blocklen; at += unit) {
-                        n.disps.push_back(block + static_cast<int64_t>(at));
-                    }
+        if (j - i < 2 || pieces < kMinIndexed) {
+            return false;
+        }
+        Node n;
+        n.kind = OpKind::Indexed;
+        n.count = pieces;
+        n.blocklen = unit;
+        n.disps.reserve(pieces);
+        for (size_t k = i; k < j; ++k) {
+            for (uint64_t b = 0; b < seq[k].count; ++b) {
+                const int64_t block = seq[k].disp + static_cast<int64_t>(b) * seq[k].stride;
+                for (uint64_t at = 0; at < seq[k].blocklen; at += unit) {
+                    n.disps.push_back(block + static_cast<int64_t>(at));
                 }
             }
-            out.push_back(std::move(n));
-            i = j;
+        }
+        out.push_back(std::move(n));
+        return true;
+    };
+    for (size_t i = 0; i < seq.size();) {
+        /* A window of table blocks: one table of their shared unit, or runs of one length each. */
+        size_t end = i;
+        while (end < seq.size() && table_block(seq[end]) && seq[end].blocklen != 0) {
+            ++end;
+        }
+        if (end > i) {
+            if (const uint64_t unit = shared_unit(seq, i, end); unit != 0 && gather(i, end, unit)) {
+                i = end;
+                continue;
+            }
+            for (size_t k = i; k < end;) {
+                size_t j = k;
+                while (j < end && seq[j].blocklen == seq[k].blocklen) {
+                    ++j;
+                }
+                if (!gather(k, j, seq[k].blocklen)) {
+                    for (size_t m = k; m < j; ++m) {
+                        out.push_back(std::move(seq[m]));
+                    }
+                }
+                k = j;
+            }
+            i = end;
             continue;
         }
         if (seq[i].kind == OpKind::Loop) {
