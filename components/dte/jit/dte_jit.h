@@ -71,8 +71,8 @@ bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<No
  * pieces (dte_jit_codegen.cpp). */
 bool has_paced_variant(const std::vector<Node> &tree);
 
-/* The functions of a fresh module of `ctx` (dte_jit_codegen.cpp): `pack_name`, `unpack_name` and, when
- * `paced_name` is not empty, the paced unpack. */
+/* The functions of a fresh module of `ctx` (dte_jit_codegen.cpp) whose names are not empty: pack,
+ * unpack, the paced unpack. */
 std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
                                              int64_t extent, const std::string &pack_name,
                                              const std::string &unpack_name, const std::string &paced_name);
@@ -92,12 +92,13 @@ struct CodeEntry {
 
     std::atomic<pack_fn_t> pack{nullptr};
     std::atomic<unpack_fn_t> unpack{nullptr};
-    /* The paced unpack (NULL: the type has none), and the bytes a call touches above which it serves;
-     * both written before pack is published. */
+    /* The paced unpack (NULL: the type has none, or not yet: it is compiled after pack and unpack are
+     * published), and the bytes a call touches above which it serves (written before it). */
     std::atomic<unpack_fn_t> unpack_paced{nullptr};
     uint64_t paced_above = 0;
     std::atomic<bool> requested{false}; /* queued for compiling (once) */
-    double compile_ms = 0;              /* written before the pointers are published */
+    double compile_ms = 0;              /* of pack and unpack, written before they are published */
+    double ready_ms = 0;                /* from `created` to their publication */
 
     /* Keeps the code in the JIT; dropping it removes the code (and keeps the JIT alive until then). */
     std::shared_ptr<void> code;

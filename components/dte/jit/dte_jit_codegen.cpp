@@ -282,8 +282,10 @@ std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::
                                              const std::string &unpack_name, const std::string &paced_name)
 {
     auto module = std::make_unique<llvm::Module>("tessera_dte_jit", ctx);
-    Emitter(ctx, *module, true).function(pack_name, tree, size, extent);
-    Emitter(ctx, *module, false).function(unpack_name, tree, size, extent);
+    if (!pack_name.empty())
+        Emitter(ctx, *module, true).function(pack_name, tree, size, extent);
+    if (!unpack_name.empty())
+        Emitter(ctx, *module, false).function(unpack_name, tree, size, extent);
     if (!paced_name.empty())
         Emitter(ctx, *module, false, true).function(paced_name, tree, size, extent);
     return module;

@@ -121,19 +121,14 @@ uint64_t paced_threshold()
     return l2;
 }
 
-/* Compiles one entry; false on any LLVM error (the type then stays interpreted). */
-bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
+/* Generates, optimizes and adds to the JIT a module of the entry's functions whose names are not empty
+ * (codegen_module), and looks them up: *addresses in the order pack, unpack, paced of those named;
+ * *tracker holds the code. False on any LLVM error. */
+bool add_module(const std::shared_ptr<Engine> &engine, const CodeEntry &entry, const std::vector<std::string> &names,
+                std::vector<uint64_t> *addresses, llvm::orc::ResourceTrackerSP *tracker)
 {
-    static std::atomic<uint64_t> serial{0};
-    const auto start = std::chrono::steady_clock::now();
-    const uint64_t id = serial.fetch_add(1);
-    const std::string pack_name = "tessera_dte_jit_pack_" + std::to_string(id);
-    const std::string unpack_name = "tessera_dte_jit_unpack_" + std::to_string(id);
-    const std::string paced_name =
-        has_paced_variant(entry.tree) ? "tessera_dte_jit_unpack_paced_" + std::to_string(id) : std::string();
-
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    auto module = codegen_module(*ctx, entry.tree, entry.size, entry.extent, pack_name, unpack_name, paced_name);
+    auto module = codegen_module(*ctx, entry.tree, entry.size, entry.extent, names[0], names[1], names[2]);
     module->setDataLayout(engine->machine->createDataLayout());
     module->setTargetTriple(engine->machine->getTargetTriple().str());
     for (llvm::Function &fn : *module) {
@@ -149,32 +144,55 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
         module->print(llvm::errs(), nullptr); /* what the vectorizer made of it */
 
     llvm::orc::LLJIT &jit = *engine->jit;
-    auto tracker = jit.getMainJITDylib().createResourceTracker();
-    if (auto err = jit.addIRModule(tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx)))) {
+    *tracker = jit.getMainJITDylib().createResourceTracker();
+    if (auto err = jit.addIRModule(*tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx)))) {
         llvm::consumeError(std::move(err));
         return false;
     }
     /* Native code is generated here, on lookup. */
-    auto pack = jit.lookup(pack_name);
-    auto unpack = pack ? jit.lookup(unpack_name) : llvm::Expected<llvm::JITEvaluatedSymbol>(llvm::JITEvaluatedSymbol());
-    auto paced = unpack && !paced_name.empty() ? jit.lookup(paced_name)
-                                              : llvm::Expected<llvm::JITEvaluatedSymbol>(llvm::JITEvaluatedSymbol());
-    if (!pack || !unpack || !paced) {
-        if (!pack)
-            llvm::consumeError(pack.takeError());
-        if (!unpack)
-            llvm::consumeError(unpack.takeError());
-        if (!paced)
-            llvm::consumeError(paced.takeError());
-        llvm::consumeError(tracker->remove());
-        return false;
+    for (const std::string &name : names) {
+        if (name.empty())
+            continue;
+        auto symbol = jit.lookup(name);
+        if (!symbol) {
+            llvm::consumeError(symbol.takeError());
+            llvm::consumeError((*tracker)->remove());
+            return false;
+        }
+        addresses->push_back(symbol->getAddress());
     }
+    return true;
+}
+
+/* Compiles one entry; false on any LLVM error (the type then stays interpreted). Pack and unpack are
+ * published first; the paced unpack, when the type has one, is compiled after them so that it does not
+ * delay the switch to compiled code (a failure to compile it leaves the plain unpack serving). */
+bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
+{
+    static std::atomic<uint64_t> serial{0};
+    const auto start = std::chrono::steady_clock::now();
+    const std::string id = std::to_string(serial.fetch_add(1));
+    std::vector<uint64_t> code;
+    llvm::orc::ResourceTrackerSP tracker;
+    if (!add_module(engine, entry, {"tessera_dte_jit_pack_" + id, "tessera_dte_jit_unpack_" + id, ""}, &code, &tracker))
+        return false;
     entry.code = std::shared_ptr<void>(nullptr, [engine, tracker](void *) { llvm::consumeError(tracker->remove()); });
     entry.compile_ms = ms_since(start);
-    entry.paced_above = paced_threshold();
-    entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced->getAddress()), std::memory_order_relaxed);
-    entry.unpack.store(reinterpret_cast<unpack_fn_t>(unpack->getAddress()), std::memory_order_release);
-    entry.pack.store(reinterpret_cast<pack_fn_t>(pack->getAddress()), std::memory_order_release);
+    entry.ready_ms = ms_since(entry.created);
+    entry.unpack.store(reinterpret_cast<unpack_fn_t>(code[1]), std::memory_order_release);
+    entry.pack.store(reinterpret_cast<pack_fn_t>(code[0]), std::memory_order_release);
+
+    std::vector<uint64_t> paced;
+    llvm::orc::ResourceTrackerSP paced_tracker;
+    if (has_paced_variant(entry.tree) &&
+        add_module(engine, entry, {"", "", "tessera_dte_jit_unpack_paced_" + id}, &paced, &paced_tracker)) {
+        /* The first module's holder goes on inside: plans may be running its code. */
+        entry.code = std::shared_ptr<void>(nullptr, [first = entry.code, engine, paced_tracker](void *) {
+            llvm::consumeError(paced_tracker->remove());
+        });
+        entry.paced_above = paced_threshold();
+        entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced[0]), std::memory_order_release);
+    }
     return true;
 }
 
@@ -225,7 +243,7 @@ private:
             const bool ok = engine && compile(engine, *entry);
             if (ok && config->verbose > 0)
                 std::fprintf(stderr, "dte jit: type %s ready %.1f ms (compile %.1f ms, compiled)\n",
-                             short_hash(entry->hash).c_str(), ms_since(entry->created), entry->compile_ms);
+                             short_hash(entry->hash).c_str(), entry->ready_ms, entry->compile_ms);
             {
                 std::lock_guard lock(entry->mutex);
                 entry->done = true;

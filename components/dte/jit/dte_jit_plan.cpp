@@ -92,7 +92,7 @@ int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, c
         return mca_dte_base_program_unpack(p->program, buf, count, offset, in, length);
     }
     /* The paced code when the call touches more than the cache holds (CodeEntry::paced_above). */
-    const unpack_fn_t paced = p->code->unpack_paced.load(std::memory_order_relaxed);
+    const unpack_fn_t paced = p->code->unpack_paced.load(std::memory_order_acquire);
     const int64_t extent = p->code->extent;
     const uint64_t touched_per_element = p->size + static_cast<uint64_t>(extent < 0 ? -extent : extent);
     auto *src = static_cast<const char *>(in);
