@@ -56,6 +56,26 @@ void expect_all_ranges_pack(const Desc &d, size_t count)
     }
 }
 
+/* Unpacking `count` elements in two calls cut at each of `splits` (the second part first) fills memory
+ * as the reference does. */
+void expect_unpack_from_splits(const Desc &d, size_t count, const std::vector<size_t> &splits)
+{
+    const Program p = build(d);
+    ASSERT_NE(p, nullptr);
+    const std::vector<ByteRun> runs = reference_runs(d, count);
+    Buffer want(runs);
+    std::vector<unsigned char> stream(count * d.desc().size);
+    std::iota(stream.begin(), stream.end(), 1);
+    reference_unpack(runs, want.origin(), stream);
+    for (size_t split : splits) {
+        Buffer got(runs);
+        ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), count, split, stream.data() + split,
+                                              stream.size() - split), TESSERA_SUCCESS);
+        ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), count, 0, stream.data(), split), TESSERA_SUCCESS);
+        EXPECT_EQ(got.bytes, want.bytes) << "split at " << split;
+    }
+}
+
 TEST(DteProgram, ContiguousTypePacksEveryRange)
 {
     expect_all_ranges_pack(make({blocks(1, 12, 0, 12)}, 12), 4);
@@ -113,20 +133,7 @@ TEST(DteProgram, RowsOfWholeThirtyTwoBytePiecesUnpackFromAnySplit)
     for (uint64_t len : {96u, 512u, 2048u, 2080u}) {
         SCOPED_TRACE(len);
         const Desc d = make({blocks(3, len, 8, static_cast<int64_t>(len) + 40)}, 3 * (static_cast<int64_t>(len) + 40));
-        const Program p = build(d);
-        ASSERT_NE(p, nullptr);
-        const std::vector<ByteRun> runs = reference_runs(d, 2);
-        Buffer want(runs);
-        std::vector<unsigned char> stream(6 * len);
-        std::iota(stream.begin(), stream.end(), 1);
-        reference_unpack(runs, want.origin(), stream);
-        for (size_t split : {size_t{0}, size_t{1}, size_t{31}, size_t{32}, len - 5, len, 3 * len + 17, 6 * len}) {
-            Buffer got(runs);
-            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, split, stream.data() + split,
-                                                  stream.size() - split), TESSERA_SUCCESS);
-            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, 0, stream.data(), split), TESSERA_SUCCESS);
-            EXPECT_EQ(got.bytes, want.bytes) << "split at " << split;
-        }
+        expect_unpack_from_splits(d, 2, {0, 1, 31, 32, len - 5, len, 3 * len + 17, 6 * len});
     }
 }
 
@@ -318,20 +325,11 @@ TEST(DteProgram, TouchingBlocksJoinTheTableCutIntoUnits)
         }
         const Desc desc = make(run, d + 2 * l);
         expect_all_ranges_pack(desc, 2);
-        const Program p = build(desc);
-        ASSERT_NE(p, nullptr);
-        const std::vector<ByteRun> runs = reference_runs(desc, 2);
-        Buffer want(runs);
-        std::vector<unsigned char> stream(runs.empty() ? 0 : 2 * desc.desc().size);
-        std::iota(stream.begin(), stream.end(), 1);
-        reference_unpack(runs, want.origin(), stream);
-        for (size_t split = 0; split <= stream.size(); split += 3) {
-            Buffer got(runs);
-            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, split, stream.data() + split,
-                                                  stream.size() - split), TESSERA_SUCCESS);
-            ASSERT_EQ(mca_dte_base_program_unpack(p.get(), got.origin(), 2, 0, stream.data(), split), TESSERA_SUCCESS);
-            EXPECT_EQ(got.bytes, want.bytes) << "split at " << split;
+        std::vector<size_t> splits;
+        for (size_t split = 0; split <= 2 * desc.desc().size; split += 3) {
+            splits.push_back(split);
         }
+        expect_unpack_from_splits(desc, 2, splits);
     }
 }
 
