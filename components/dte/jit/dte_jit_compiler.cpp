@@ -164,9 +164,8 @@ bool add_module(const std::shared_ptr<Engine> &engine, const CodeEntry &entry, c
     return true;
 }
 
-/* Compiles one entry; false on any LLVM error (the type then stays interpreted). Pack and unpack are
- * published first; the paced unpack, when the type has one, is compiled after them so that it does not
- * delay the switch to compiled code (a failure to compile it leaves the plain unpack serving). */
+/* Compiles an entry's pack and unpack and publishes them; false on any LLVM error (the type then stays
+ * interpreted). */
 bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
 {
     static std::atomic<uint64_t> serial{0};
@@ -181,19 +180,25 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     entry.ready_ms = ms_since(entry.created);
     entry.unpack.store(reinterpret_cast<unpack_fn_t>(code[1]), std::memory_order_release);
     entry.pack.store(reinterpret_cast<pack_fn_t>(code[0]), std::memory_order_release);
-
-    std::vector<uint64_t> paced;
-    llvm::orc::ResourceTrackerSP paced_tracker;
-    if (has_paced_variant(entry.tree) &&
-        add_module(engine, entry, {"", "", "tessera_dte_jit_unpack_paced_" + id}, &paced, &paced_tracker)) {
-        /* The first module's holder goes on inside: plans may be running its code. */
-        entry.code = std::shared_ptr<void>(nullptr, [first = entry.code, engine, paced_tracker](void *) {
-            llvm::consumeError(paced_tracker->remove());
-        });
-        entry.paced_above = paced_threshold();
-        entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced[0]), std::memory_order_release);
-    }
     return true;
+}
+
+/* Compiles and publishes the paced unpack of an entry that has pack and unpack; a failure leaves the
+ * plain unpack serving. */
+void compile_paced(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
+{
+    static std::atomic<uint64_t> serial{0};
+    const std::string name = "tessera_dte_jit_unpack_paced_" + std::to_string(serial.fetch_add(1));
+    std::vector<uint64_t> paced;
+    llvm::orc::ResourceTrackerSP tracker;
+    if (!add_module(engine, entry, {"", "", name}, &paced, &tracker))
+        return;
+    /* The first module's holder goes on inside: plans may be running its code. */
+    entry.code = std::shared_ptr<void>(nullptr, [first = entry.code, engine, tracker](void *) {
+        llvm::consumeError(tracker->remove());
+    });
+    entry.paced_above = paced_threshold();
+    entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced[0]), std::memory_order_release);
 }
 
 class Compiler {
@@ -214,7 +219,7 @@ public:
     {
         {
             std::lock_guard lock(mutex_);
-            queue_.push_back(std::move(entry));
+            queue_.push_back(Job{std::move(entry), false});
         }
         cv_.notify_one();
     }
@@ -226,12 +231,14 @@ private:
         bool engine_failed = false;
         for (;;) {
             std::shared_ptr<CodeEntry> entry;
+            bool paced = false;
             {
                 std::unique_lock lock(mutex_);
                 cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
                 if (stop_)
                     break;
-                entry = queue_.front().lock(); /* freed before its turn: nothing to do */
+                entry = queue_.front().entry.lock(); /* freed before its turn: nothing to do */
+                paced = queue_.front().paced;
                 queue_.pop_front();
             }
             if (!entry)
@@ -240,10 +247,23 @@ private:
                 engine = engine_create();
                 engine_failed = engine == nullptr;
             }
-            const bool ok = engine && compile(engine, *entry);
-            if (ok && config->verbose > 0)
-                std::fprintf(stderr, "dte jit: type %s ready %.1f ms (compile %.1f ms, compiled)\n",
-                             short_hash(entry->hash).c_str(), entry->ready_ms, entry->compile_ms);
+            bool ok = true;
+            if (paced) {
+                if (engine)
+                    compile_paced(engine, *entry);
+            } else {
+                ok = engine && compile(engine, *entry);
+                if (ok && config->verbose > 0)
+                    std::fprintf(stderr, "dte jit: type %s ready %.1f ms (compile %.1f ms, compiled)\n",
+                                 short_hash(entry->hash).c_str(), entry->ready_ms, entry->compile_ms);
+                /* The paced unpack waits behind every type queued meanwhile: it never delays their
+                 * switch to compiled code. The entry is done when it is. */
+                if (ok && has_paced_variant(entry->tree)) {
+                    std::lock_guard lock(mutex_);
+                    queue_.push_back(Job{entry, true});
+                    continue;
+                }
+            }
             {
                 std::lock_guard lock(entry->mutex);
                 entry->done = true;
@@ -252,16 +272,16 @@ private:
             entry->cv.notify_all();
         }
         /* Entries still queued are dropped unfinished: wake whoever waits for them. */
-        std::deque<std::weak_ptr<CodeEntry>> rest;
+        std::deque<Job> rest;
         {
             std::lock_guard lock(mutex_);
             rest.swap(queue_);
         }
-        for (auto &weak : rest) {
-            if (auto entry = weak.lock()) {
+        for (auto &job : rest) {
+            if (auto entry = job.entry.lock()) {
                 std::lock_guard lock(entry->mutex);
                 entry->done = true;
-                entry->failed = true;
+                entry->failed = !entry->ready(); /* a paced job dropped: its pack and unpack serve */
                 entry->cv.notify_all();
             }
         }
@@ -269,7 +289,11 @@ private:
 
     std::mutex mutex_;
     std::condition_variable cv_;
-    std::deque<std::weak_ptr<CodeEntry>> queue_;
+    struct Job {
+        std::weak_ptr<CodeEntry> entry;
+        bool paced; /* the entry's paced unpack (dte_jit.h), after its pack and unpack */
+    };
+    std::deque<Job> queue_;
     bool stop_ = false;
     std::thread thread_; /* last: starts after the members it uses exist */
 };
