@@ -39,7 +39,11 @@ constexpr uint64_t kInlineUnpackMax = 2048;
  * 8.6 GB/s; 64 KiB of 64-byte blocks 128 bytes apart: 28 against 44). Packing reads strided and stores
  * contiguously, and keeps 32-byte pieces. */
 constexpr uint64_t kUnpackPieceMax = 16;
-/* Strided blocks up to this size get 8-byte pieces in the paced unpack (Emitter::piece_max). */
+/* Longer unpacked blocks keep 32-byte pieces: 16-byte ones would double their straight-line code, and
+ * the compile time with it (MILC's type of 432-byte rows: 101 ms instead of 52; NAS LU's 1280-byte
+ * rows: 190 instead of 73). */
+constexpr uint64_t kNarrowUnpackMax = 256;
+/* Strided blocks up to this size get 8-byte pieces in the paced unpack (Emitter::paced_blocks). */
 constexpr uint64_t kPacedBlockMax = 64;
 
 class Emitter {
@@ -193,38 +197,33 @@ private:
                  * copies instead of a loop of a few trips in every element. */
                 for (uint64_t k = 0; k < node.count; ++k)
                     copy(mem_gep(mem, node.disp + static_cast<int64_t>(k) * node.stride),
-                         gep(node_out, static_cast<int64_t>(k * node.blocklen)), node.blocklen, piece_max(node));
+                         gep(node_out, static_cast<int64_t>(k * node.blocklen)), node.blocklen, paced_blocks(node));
             } else {
                 llvm::Value *first = mem_gep(mem, node.disp);
                 counted(node.count, [&](llvm::Value *k) {
                     llvm::Value *m = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(k, b_.getInt64(node.stride)));
                     llvm::Value *o = b_.CreateInBoundsGEP(b_.getInt8Ty(), node_out, b_.CreateMul(k, b_.getInt64(node.blocklen)));
-                    copy(m, o, node.blocklen, piece_max(node));
+                    copy(m, o, node.blocklen, paced_blocks(node));
                 });
             }
             offset += node.packed;
         }
     }
 
-    /* The widest piece for the blocks of a strided BLOCKS node. An unpack whose blocks miss the cache is
-     * bound by fetching their lines for writing, and narrower stores pace that better here: the paced
-     * variant copies blocks of a line or less in 8-byte pieces (64-byte blocks 1 KiB apart: 10.4 GB/s
-     * against 8.5 with 16-byte ones; 128 bytes apart, 2 MiB: 13.8 against 13.0; MPICH copies such
+    /* Whether the blocks of a strided BLOCKS node are copied paced. An unpack whose blocks miss the cache
+     * is bound by fetching their lines for writing, and narrower stores pace that better here: the
+     * paced variant copies blocks of a line or less in 8-byte pieces (64-byte blocks 1 KiB apart: 10.4
+     * GB/s against 8.5 with 16-byte ones; 128 bytes apart, 2 MiB: 13.8 against 13.0; MPICH copies such
      * blocks 8 bytes at a time) — in cache they are 5-15 % slower, so the plan picks the variant by the
      * bytes a call touches (docs/dte.md). */
-    uint64_t piece_max(const Node &node) const
-    {
-        if (packing_)
-            return 32;
-        return paced_ && node.blocklen <= kPacedBlockMax ? 8 : kUnpackPieceMax;
-    }
+    bool paced_blocks(const Node &node) const { return paced_ && !packing_ && node.blocklen <= kPacedBlockMax; }
 
-    /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction,
-     * in pieces of at most `widest` bytes. */
-    void copy(llvm::Value *mem, llvm::Value *out, uint64_t len, uint64_t widest = 0)
+    /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction:
+     * 32-byte pieces when packing, 16-byte ones when unpacking up to kNarrowUnpackMax, 8-byte volatile
+     * ones when paced. */
+    void copy(llvm::Value *mem, llvm::Value *out, uint64_t len, bool paced = false)
     {
-        if (widest == 0)
-            widest = packing_ ? 32 : kUnpackPieceMax;
+        const uint64_t widest = packing_ ? 32 : paced ? 8 : len > kNarrowUnpackMax ? 32 : kUnpackPieceMax;
         /* Unpacking rows of a subarray, straight-line 32-byte moves beat memcpy's call by a fifth (a loop
          * of them would be turned back into the call by the optimizer). */
         if (len > (packing_ ? kInlineCopyMax : kInlineUnpackMax)) {
@@ -248,8 +247,7 @@ private:
                 llvm::Value *o = b_.CreateBitCast(gep(out, static_cast<int64_t>(at)), ptr);
                 llvm::Value *src = packing_ ? m : o;
                 llvm::Value *dst = packing_ ? o : m;
-                /* Paced copies (widest < 16) are volatile: else the SLP vectorizer joins them again. */
-                const bool paced = widest < 16;
+                /* Paced copies are volatile: else the SLP vectorizer joins them again. */
                 b_.CreateAlignedStore(b_.CreateAlignedLoad(type, src, llvm::MaybeAlign(1), paced), dst,
                                       llvm::MaybeAlign(1), paced);
                 at += piece;
