@@ -1,5 +1,7 @@
 #include "ompi/communicator/comm_agree.h"
 
+#include <algorithm>
+
 #include "ompi/communicator/comm_context.h"
 
 namespace tessera::ompi::comm {
@@ -61,10 +63,13 @@ Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed)
             co_return MPI_SUCCESS;
         }
 
-        /* Someone had another creation running: confirm that the ids are still free everywhere. */
+        /* Someone had another creation running: confirm that the ids are still free everywhere. The
+         * floors are offered again: a communicator made and freed here since the first exchange may
+         * have had one of these ids, and ours must come after its generation. */
         const bool held = a.keep && cid::hold(*ids);
         const bool fine = !a.keep || held;
-        Task confirming = exchange(ch, {}, {fine ? std::uint64_t{1} : 0}, &result);
+        Task confirming = exchange(ch, {}, {fine ? std::uint64_t{1} : 0, a.keep ? cid::generation_floor() : 0},
+                                   &result, 1);
         rc = co_await confirming;
         if (rc != MPI_SUCCESS) {
             if (held) {
@@ -73,6 +78,7 @@ Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed)
             co_return rc;
         }
         if (result.mask[0] != 0) {
+            agreed->generation = std::max(agreed->generation, static_cast<std::uint32_t>(result.mask[1]));
             if (a.keep) {
                 cid::take(*ids);
                 cid::generation_taken(agreed->generation);
