@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include "check_report.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,7 @@
         if (!(cond)) {                                                                                     \
             int r_ = -1;                                                                                   \
             MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                            \
-            fprintf(stderr, "rank %d: FAILED %s:%d: ", r_, __FILE__, __LINE__);                            \
-            fprintf(stderr, __VA_ARGS__);                                                                  \
-            fprintf(stderr, "\n");                                                                         \
+            CHECK_REPORT(r_, __VA_ARGS__);                                                                 \
             MPI_Abort(MPI_COMM_WORLD, 1);                                                                  \
         }                                                                                                  \
     } while (0)

@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include "../mpi/check_report.h"
+
 #include <stdio.h>
 
 static int conformance_failures;
@@ -16,9 +18,7 @@ static int conformance_checks;
         if (!(cond)) {                                                                                     \
             int r_ = -1;                                                                                   \
             MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                            \
-            fprintf(stderr, "rank %d: FAILED %s:%d: ", r_, __FILE__, __LINE__);                            \
-            fprintf(stderr, __VA_ARGS__);                                                                  \
-            fprintf(stderr, "\n");                                                                         \
+            CHECK_REPORT(r_, __VA_ARGS__);                                                                 \
             ++conformance_failures;                                                                        \
         }                                                                                                  \
     } while (0)

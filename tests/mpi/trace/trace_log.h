@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check_report.h"
+
 #define CHECK(cond, ...)                                                                                   \
     do {                                                                                                   \
         if (!(cond)) {                                                                                     \
-            fprintf(stderr, "rank %d: FAILED %s:%d: ", log_rank, __FILE__, __LINE__);                       \
-            fprintf(stderr, __VA_ARGS__);                                                                  \
-            fprintf(stderr, "\n");                                                                         \
+            CHECK_REPORT(log_rank, __VA_ARGS__);                                                           \
             MPI_Abort(MPI_COMM_WORLD, 1);                                                                  \
         }                                                                                                  \
     } while (0)

@@ -36,15 +36,27 @@ Program build(const Desc &d)
     return Program(p);
 }
 
+/* `count` elements of d in memory filled with first, first + 1, ..., and the stream the reference packs
+ * from it. */
+struct Filled {
+    Filled(const Desc &d, size_t count, unsigned char first) : runs(reference_runs(d, count)), mem(runs)
+    {
+        std::iota(mem.bytes.begin(), mem.bytes.end(), first);
+        stream = reference_pack(runs, mem.origin());
+    }
+    std::vector<ByteRun> runs;
+    Buffer mem;
+    std::vector<unsigned char> stream;
+};
+
 /* Every (offset, length) range of `count` elements packs as the reference says. */
 void expect_all_ranges_pack(const Desc &d, size_t count)
 {
     const Program p = build(d);
     ASSERT_NE(p, nullptr);
-    const std::vector<ByteRun> runs = reference_runs(d, count);
-    Buffer mem(runs);
-    std::iota(mem.bytes.begin(), mem.bytes.end(), 1);
-    const std::vector<unsigned char> expected = reference_pack(runs, mem.origin());
+    Filled f(d, count, 1);
+    Buffer &mem = f.mem;
+    const std::vector<unsigned char> &expected = f.stream;
     const size_t total = expected.size();
     for (size_t off = 0; off <= total; ++off) {
         for (size_t len = 0; off + len <= total; ++len) {
@@ -166,10 +178,9 @@ TEST(DteProgram, FragmentDeepInAHugeStreamPacksAtOnce)
     const Desc d = make(elems, 0);
     const Program p = build(d);
     ASSERT_NE(p, nullptr);
-    const std::vector<ByteRun> runs = reference_runs(d, 1);
-    Buffer mem(runs);
-    std::iota(mem.bytes.begin(), mem.bytes.end(), 3);
-    const std::vector<unsigned char> one = reference_pack(runs, mem.origin());
+    Filled f(d, 1, 3);
+    Buffer &mem = f.mem;
+    const std::vector<unsigned char> &one = f.stream;
     const size_t count = size_t{1} << 40;
     for (size_t back = 1; back <= 4000; back += 37) {
         const size_t offset = count * d.size - back;
@@ -350,13 +361,10 @@ TEST(DteProgram, LongIrregularIndexedBuildsAndPacks)
     const Desc desc = make(elems, d);
     const Program p = build(desc);
     ASSERT_NE(p, nullptr);
-    const std::vector<ByteRun> runs = reference_runs(desc, 1);
-    Buffer mem(runs);
-    std::iota(mem.bytes.begin(), mem.bytes.end(), 1);
-    const std::vector<unsigned char> expected = reference_pack(runs, mem.origin());
-    std::vector<unsigned char> out(expected.size());
-    ASSERT_EQ(mca_dte_base_program_pack(p.get(), mem.origin(), 1, 0, out.data(), out.size()), TESSERA_SUCCESS);
-    EXPECT_EQ(out, expected);
+    Filled f(desc, 1, 1);
+    std::vector<unsigned char> out(f.stream.size());
+    ASSERT_EQ(mca_dte_base_program_pack(p.get(), f.mem.origin(), 1, 0, out.data(), out.size()), TESSERA_SUCCESS);
+    EXPECT_EQ(out, f.stream);
 }
 
 } // namespace

@@ -6,14 +6,12 @@
  */
 #include <gtest/gtest.h>
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <regex>
 #include <string>
 #include <thread>
@@ -34,28 +32,28 @@ using namespace std::chrono_literals;
  * ending it, and a line the compiler thread prints between two captures would be lost. */
 class StderrFile {
 public:
-    StderrFile()
+    StderrFile() : file_(std::tmpfile())
     {
-        char path[] = "/tmp/tessera-dte-jit-stderr-XXXXXX";
-        const int fd = mkstemp(path);
-        path_ = path;
         fflush(stderr);
         saved_ = dup(2);
-        dup2(fd, 2);
-        close(fd);
+        dup2(fileno(file_), 2);
     }
     ~StderrFile()
     {
         fflush(stderr);
         dup2(saved_, 2);
         close(saved_);
-        unlink(path_.c_str());
+        std::fclose(file_);
     }
+    /* Everything written so far (pread: the shared write offset stays where stderr left it). */
     std::string text() const
     {
         fflush(stderr);
-        std::ifstream f(path_);
-        return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        std::string t;
+        char buf[4096];
+        for (ssize_t n; (n = pread(fileno(file_), buf, sizeof buf, static_cast<off_t>(t.size()))) > 0;)
+            t.append(buf, static_cast<size_t>(n));
+        return t;
     }
     /* What was printed once `needle` was, or after 30 s. */
     std::string wait_for(const std::string &needle) const
@@ -69,7 +67,7 @@ public:
     }
 
 private:
-    std::string path_;
+    std::FILE *file_;
     int saved_ = -1;
 };
 
