@@ -54,7 +54,6 @@ struct PeerState {
 
 struct CommState {
     Communicator *comm = nullptr;
-    uint32_t generation = 0; /* comm's, here so that matching a fragment reads only this state */
     RequestList posted;     /* receives in posting order */
     MessageList unexpected; /* in arrival order */
     std::vector<PeerState> peers;
@@ -372,11 +371,11 @@ void drop_stale(const MatchHeader &h, tessera_proc_t *proc)
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
     CommState *state = state_of(h.context);
-    if (state == nullptr || h.generation > state->generation) {
+    if (state == nullptr || h.generation > state->comm->generation) {
         keep_message(early, early.end(), h, proc, data, len); /* for the communicator that takes the id */
         return;
     }
-    if (h.generation < state->generation) {
+    if (h.generation < state->comm->generation) {
         drop_stale(h, proc);
         return;
     }
@@ -580,7 +579,6 @@ void comm_attach(Communicator &comm)
 {
     auto *state = new CommState{};
     state->comm = &comm;
-    state->generation = comm.generation;
     state->peers.resize(comm.peers().size());
     comm.pml = state;
     if (states_by_context.size() <= comm.context_id) {
