@@ -89,8 +89,15 @@ int main(int argc, char **argv)
                 continue;
             for (int w = 0; w < 3; ++w)
                 one(c, bytes, nprocs, w); /* warm-up: connections, buffers, algorithm state */
-            double probe = timed(c, bytes, nprocs, 5);
-            long iters = (long)(0.05 / (probe + 1e-9));
+            /* The loop's length from a probe of at least 10 ms: a few operations are no measure when
+             * ranks outnumber cores, where one of them may wait out another process's time slice. */
+            long iters = 1;
+            double probe = timed(c, bytes, nprocs, iters);
+            while (probe * (double)iters < 0.01 && iters < 1000000) {
+                iters *= 4;
+                probe = timed(c, bytes, nprocs, iters);
+            }
+            iters = (long)(0.05 / (probe + 1e-9));
             iters = iters < 3 ? 3 : iters > 1000000 ? 1000000 : iters;
             double best = 1e30;
             for (int r = 0; r < 3; ++r) {
