@@ -64,12 +64,13 @@ TEST_F(DteJit, EveryOptimizationLevelIsCorrect)
     }
 }
 
-/* Rows of whole 32-byte pieces up to 2 KiB unpack by straight-line moves, longer ones by memcpy: both
- * sides of the limit, in a vector and with an odd row after it. */
+/* Rows are copied by straight-line moves up to 256 bytes (2 KiB when unpacking), then by a loop of
+ * 32-byte moves up to 8 KiB, then by memcpy: both sides of each limit, in a vector and with a row 8
+ * bytes longer after it (a loop with a rest). */
 TEST_F(DteJit, LongRowsPackAndUnpack)
 {
     std::mt19937 rng(11);
-    for (uint64_t len : {96u, 512u, 2048u, 2080u}) {
+    for (uint64_t len : {96u, 256u, 288u, 512u, 2048u, 2080u, 8184u, 8192u, 8224u}) {
         const int64_t stride = static_cast<int64_t>(len) + 40;
         std::vector<mca_dte_elem_t> rows = {{MCA_DTE_OP_BLOCKS, 0, 3, len, 8, stride},
                                             {MCA_DTE_OP_BLOCKS, 0, 1, len + 8, 3 * stride + 8, 0}};
