@@ -25,28 +25,24 @@
 namespace tessera::ompi::dte_jit {
 namespace {
 
-/* Blocks up to this size are copied with loads and stores the vectorizer can work with; larger ones by a
- * loop (kLoopCopyMax). */
+/* Blocks up to this size are copied straight, with loads and stores the vectorizer can work with; longer
+ * ones by a loop of 32-byte moves, which unpacks as fast as straight-line code here (rows of 576 to 1536
+ * bytes) or faster (384 bytes: 18.1 against 16.8 GB/s; 768: 21.4 against 20.2), with a fraction of its
+ * code and compile time. */
 constexpr uint64_t kInlineCopyMax = 256;
 /* Elements smaller than this are handled several per loop iteration, at most kMaxUnroll. */
 constexpr uint64_t kUnrollBytes = 64;
 constexpr uint64_t kMaxUnroll = 8;
 
-/* The same when unpacking (the interpreter's kMaxChunked, measured the same way). */
-constexpr uint64_t kInlineUnpackMax = 2048;
 /* Unpacking stores into the user's buffer at the type's stride: here 16-byte stores do that faster
  * than 32-byte ones, whether the lines are in cache or not (64-byte blocks 1 KiB apart: 6.5 against
  * 8.6 GB/s; 64 KiB of 64-byte blocks 128 bytes apart: 28 against 44). Packing reads strided and stores
  * contiguously, and keeps 32-byte pieces. */
 constexpr uint64_t kUnpackPieceMax = 16;
-/* Longer unpacked blocks keep 32-byte pieces: 16-byte ones would double their straight-line code, and
- * the compile time with it (MILC's type of 432-byte rows: 101 ms instead of 52; NAS LU's 1280-byte
- * rows: 190 instead of 73). */
-constexpr uint64_t kNarrowUnpackMax = 256;
-/* Blocks beyond the inline limits and up to this size are copied by a loop of 32-byte moves instead of a
- * memcpy call, which costs here whether the lines are in cache or not (blocks 2304 bytes apart by 4224:
- * pack 22.1 against 19.7 GB/s, unpack 22.2 against 19.1; 768 bytes by 3456: 16.1 against 14.9 and 17.5
- * against 14.6). Longer ones are left to memcpy's own large-copy paths. */
+/* The copy loop runs up to this size instead of a memcpy call, which costs here whether the lines are
+ * in cache or not (blocks 2304 bytes apart by 4224: pack 22.1 against 19.7 GB/s, unpack 22.2 against
+ * 19.1; 768 bytes by 3456: 16.1 against 14.9 and 17.5 against 14.6). Longer blocks are left to
+ * memcpy's own large-copy paths. */
 constexpr uint64_t kLoopCopyMax = 8192;
 /* Strided blocks up to this size get 8-byte pieces in the paced unpack (Emitter::paced_blocks). */
 constexpr uint64_t kPacedBlockMax = 64;
@@ -226,13 +222,12 @@ private:
     bool paced_blocks(const Node &node) const { return paced_ && !packing_ && node.blocklen <= kPacedBlockMax; }
 
     /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction:
-     * 32-byte pieces when packing, 16-byte ones when unpacking up to kNarrowUnpackMax, 8-byte volatile
-     * ones when paced. */
+     * up to kInlineCopyMax straight, in 32-byte pieces when packing, 16-byte ones when unpacking, 8-byte
+     * volatile ones when paced; then by the copy loop up to kLoopCopyMax; then by memcpy. */
     void copy(llvm::Value *mem, llvm::Value *out, uint64_t len, bool paced = false)
     {
-        const uint64_t widest = packing_ ? 32 : paced ? 8 : len > kNarrowUnpackMax ? 32 : kUnpackPieceMax;
-        /* Unpacking rows of a subarray, straight-line 32-byte moves beat memcpy's call by a fifth. */
-        if (len > (packing_ ? kInlineCopyMax : kInlineUnpackMax)) {
+        const uint64_t widest = packing_ ? 32 : paced ? 8 : kUnpackPieceMax;
+        if (len > kInlineCopyMax) {
             if (len <= kLoopCopyMax) {
                 copy_loop(mem, out, len);
                 return;

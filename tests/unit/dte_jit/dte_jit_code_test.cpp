@@ -64,9 +64,9 @@ TEST_F(DteJit, EveryOptimizationLevelIsCorrect)
     }
 }
 
-/* Rows are copied by straight-line moves up to 256 bytes (2 KiB when unpacking), then by a loop of
- * 32-byte moves up to 8 KiB, then by memcpy: both sides of each limit, in a vector and with a row 8
- * bytes longer after it (a loop with a rest). */
+/* Rows are copied by straight-line moves up to 256 bytes, then by a loop of 32-byte moves up to 8 KiB,
+ * then by memcpy: both sides of each limit, in a vector and with a row 8 bytes longer after it (a loop
+ * with a rest). */
 TEST_F(DteJit, LongRowsPackAndUnpack)
 {
     std::mt19937 rng(11);
