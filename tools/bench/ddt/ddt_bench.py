@@ -355,14 +355,14 @@ def main():
         print(f"| {label} | {len(ts)} | " + " | ".join(cells) + " | " + " | ".join(commits) + " |")
 
     if args.per_type:
-        print(f"\n**Corpus types** (GB/s; * nested: counted in the 2 x MPICH target)\n")
+        print("\n**Corpus types** (GB/s; * nested: counted in the 2 x MPICH target)\n")
         print(f"| type | pack {subject} | pack MPICH | ratio | unpack {subject} | unpack MPICH | ratio |")
         print("|---" * 7 + "|")
         for t in corpus:
             cells = []
             for direction in ("pack_gbs", "unpack_gbs"):
-                s, m = fig(subject, t, direction), fig("MPICH", t, direction)
-                cells += [fmt(s), fmt(m), fmt(ratio(s, m), 2)]
+                mine, theirs = fig(subject, t, direction), fig("MPICH", t, direction)
+                cells += [fmt(mine), fmt(theirs), fmt(ratio(mine, theirs), 2)]
             mark = "*" if is_nested(t) else ""
             print(f"| {t}{mark} | " + " | ".join(cells) + " |")
 
