@@ -67,8 +67,9 @@ struct Node {
 /* The tree of a description, or false when it is malformed (unbalanced loops, items not matching). */
 bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<Node> *out);
 
-/* Whether a tree has strided blocks of a cache line or less, which the paced unpack copies in 8-byte
- * pieces (dte_jit_codegen.cpp). */
+/* Whether a tree has strided blocks the paced unpack copies differently (dte_jit_codegen.cpp): blocks
+ * of a cache line or less, in 8-byte pieces, and loops of at least 4 blocks up to 1 KiB, whose lines
+ * it asks for ahead. */
 bool has_paced_variant(const std::vector<Node> &tree);
 
 /* The functions of a fresh module of `ctx` (dte_jit_codegen.cpp) whose names are not empty: pack,

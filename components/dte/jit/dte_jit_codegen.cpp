@@ -18,6 +18,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #pragma GCC diagnostic pop
@@ -46,6 +47,21 @@ constexpr uint64_t kUnpackPieceMax = 16;
 constexpr uint64_t kLoopCopyMax = 8192;
 /* Strided blocks up to this size get 8-byte pieces in the paced unpack (Emitter::paced_blocks). */
 constexpr uint64_t kPacedBlockMax = 64;
+/* The paced unpack also asks for the lines of the block about this many bytes ahead in a strided loop
+ * of at least kPrefetchMinBlocks blocks of at most kPrefetchBlockMax bytes: out of cache, storing
+ * waits for each line to be fetched, and asking early overlaps the fetches (MILC's rows of 48-144 bytes
+ * in strided vectors: 10.7 -> 13.1 GB/s, 13.9 -> 19.1). 1024 bytes measured as good as 2048 and better
+ * than 4096. */
+constexpr uint64_t kPrefetchAhead = 1024;
+constexpr uint64_t kPrefetchMinBlocks = 4;
+constexpr uint64_t kPrefetchBlockMax = 1024;
+
+/* Whether a strided BLOCKS node's blocks are prefetched in the paced unpack. */
+bool prefetched(const Node &node)
+{
+    return node.count >= kPrefetchMinBlocks && node.blocklen <= kPrefetchBlockMax && node.stride != 0 &&
+           node.stride != static_cast<int64_t>(node.blocklen);
+}
 
 class Emitter {
 public:
@@ -206,6 +222,8 @@ private:
                 counted(node.count, [&](llvm::Value *k) {
                     llvm::Value *m = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(k, b_.getInt64(node.stride)));
                     llvm::Value *o = b_.CreateInBoundsGEP(b_.getInt8Ty(), node_out, b_.CreateMul(k, b_.getInt64(node.blocklen)));
+                    if (prefetches(node))
+                        prefetch_ahead(first, k, node);
                     copy(m, o, node.blocklen, paced_blocks(node));
                 });
             }
@@ -256,6 +274,31 @@ private:
         }
     }
 
+    /* Whether the paced unpack asks for the lines of a strided BLOCKS node's blocks ahead (see
+     * kPrefetchAhead). */
+    bool prefetches(const Node &node) const { return paced_ && !packing_ && prefetched(node); }
+
+    /* Asks for writing the lines of the block some kPrefetchAhead bytes of the node's stride after block
+     * k: exactly the lines it touches (a line it does not write would be fetched for nothing, which
+     * halved the speed in a test), or block k's own when the block ahead is past the node. */
+    void prefetch_ahead(llvm::Value *first, llvm::Value *k, const Node &node)
+    {
+        const uint64_t stride = static_cast<uint64_t>(node.stride < 0 ? -node.stride : node.stride);
+        const uint64_t blocks = std::min((kPrefetchAhead + stride - 1) / stride, node.count / 2);
+        llvm::Value *ahead = b_.CreateAdd(k, b_.getInt64(blocks));
+        llvm::Value *target = b_.CreateSelect(b_.CreateICmpULT(ahead, b_.getInt64(node.count)), ahead, k);
+        llvm::Value *block = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(target, b_.getInt64(node.stride)));
+        llvm::Function *prefetch = llvm::Intrinsic::getDeclaration(&module_, llvm::Intrinsic::prefetch, {b_.getInt8PtrTy()});
+        const auto line_of = [&](uint64_t at) {
+            /* llvm.prefetch(address, write, locality 3: keep, data cache) */
+            b_.CreateCall(prefetch, {mem_gep(block, static_cast<int64_t>(at)), b_.getInt32(1), b_.getInt32(3), b_.getInt32(1)});
+        };
+        for (uint64_t at = 0; at < node.blocklen; at += 64)
+            line_of(at);
+        if ((node.blocklen - 1) % 64 != 0)
+            line_of(node.blocklen - 1); /* the last line, when the block does not start on a line */
+    }
+
     /* One unaligned piece of `type` between the user buffer (`mem`) and the stream (`out`), in the plan's
      * direction. */
     void move(llvm::Type *type, llvm::Value *mem, llvm::Value *out, bool is_volatile)
@@ -296,7 +339,8 @@ bool has_paced_variant(const std::vector<Node> &tree)
 {
     for (const Node &n : tree) {
         if (n.loop ? has_paced_variant(n.body)
-                   : n.count > 1 && n.stride != static_cast<int64_t>(n.blocklen) && n.blocklen <= kPacedBlockMax)
+                   : n.count > 1 && n.stride != static_cast<int64_t>(n.blocklen) &&
+                         (n.blocklen <= kPacedBlockMax || prefetched(n)))
             return true;
     }
     return false;

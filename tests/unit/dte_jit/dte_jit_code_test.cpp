@@ -87,27 +87,32 @@ TEST_F(DteJit, LongRowsPackAndUnpack)
     }
 }
 
-/* Strided blocks of 64 bytes or less get a paced unpack (8-byte pieces, dte_jit_codegen.cpp), longer
- * ones none: both sides of the limit, odd lengths, both directions; check_compiled runs both unpacks. */
-TEST_F(DteJit, PacedUnpackOfSmallStridedBlocks)
+/* The paced unpack (dte_jit_codegen.cpp) exists for strided blocks of 64 bytes or less (8-byte pieces)
+ * and for strided loops of 4 blocks or more up to 1 KiB (the lines ahead prefetched): both sides of
+ * each limit, odd lengths, both directions; check_compiled runs both unpacks. */
+TEST_F(DteJit, PacedUnpackOfStridedBlocks)
 {
     std::mt19937 rng(13);
-    for (uint64_t len : {8u, 20u, 64u, 72u}) {
-        for (int64_t stride : {int64_t{255}, int64_t{256}, int64_t{1024}, int64_t{-1024}}) {
-            const uint64_t count = 5;
-            const int64_t span = (static_cast<int64_t>(count) - 1) * stride;
-            const int64_t first = stride < 0 ? -span : 0; /* every block at or after offset 0 */
-            std::vector<mca_dte_elem_t> blocks = {{MCA_DTE_OP_BLOCKS, 0, count, len, first, stride}};
-            mca_dte_type_desc_t t{};
-            t.elems = blocks.data();
-            t.elem_count = blocks.size();
-            t.size = count * len;
-            t.extent = (stride < 0 ? -span : span) + static_cast<int64_t>(len);
-            t.true_ub = t.extent;
-            auto entry = compile(t);
-            ASSERT_NE(entry, nullptr);
-            EXPECT_EQ(entry->unpack_paced.load() != nullptr, len <= 64) << len;
-            check_compiled(t, *entry, rng, std::to_string(len) + "-byte blocks " + std::to_string(stride) + " apart");
+    for (uint64_t count : {3u, 5u}) {
+        for (uint64_t len : {8u, 20u, 64u, 72u, 1024u, 1032u}) {
+            for (int64_t stride : {int64_t{1100}, int64_t{2048}, int64_t{-2048}}) {
+                const int64_t span = (static_cast<int64_t>(count) - 1) * stride;
+                const int64_t first = stride < 0 ? -span : 0; /* every block at or after offset 0 */
+                std::vector<mca_dte_elem_t> blocks = {{MCA_DTE_OP_BLOCKS, 0, count, len, first, stride}};
+                mca_dte_type_desc_t t{};
+                t.elems = blocks.data();
+                t.elem_count = blocks.size();
+                t.size = count * len;
+                t.extent = (stride < 0 ? -span : span) + static_cast<int64_t>(len);
+                t.true_ub = t.extent;
+                auto entry = compile(t);
+                ASSERT_NE(entry, nullptr);
+                const bool paced = len <= 64 || (count >= 4 && len <= 1024);
+                EXPECT_EQ(entry->unpack_paced.load() != nullptr, paced) << count << " x " << len;
+                check_compiled(t, *entry, rng,
+                               std::to_string(count) + " x " + std::to_string(len) + "-byte blocks " +
+                                   std::to_string(stride) + " apart");
+            }
         }
     }
 }
