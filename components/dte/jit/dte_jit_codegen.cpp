@@ -49,9 +49,9 @@ constexpr uint64_t kLoopCopyMax = 8192;
 constexpr uint64_t kPacedBlockMax = 64;
 /* The paced unpack also asks for the lines of the block about this many bytes ahead in a strided loop
  * of at least kPrefetchMinBlocks blocks of at most kPrefetchBlockMax bytes: out of cache, storing
- * waits for each line to be fetched, and asking early overlaps the fetches (MILC's rows of 48-144 bytes
- * in strided vectors: 10.7 -> 13.1 GB/s, 13.9 -> 19.1). 1024 bytes measured as good as 2048 and better
- * than 4096. */
+ * waits for each line to be fetched, and asking early overlaps the fetches (MILC's strided vectors of
+ * 96-144-byte rows: 10.4-11.2 -> 12.7-13.4 GB/s; of 192-byte rows: 12.7-13.9 -> 17.7-19.3). 1024
+ * bytes measured as good as 2048 and better than 4096. */
 constexpr uint64_t kPrefetchAhead = 1024;
 constexpr uint64_t kPrefetchMinBlocks = 4;
 constexpr uint64_t kPrefetchBlockMax = 1024;
@@ -296,7 +296,7 @@ private:
         for (uint64_t at = 0; at < node.blocklen; at += 64)
             line_of(at);
         if ((node.blocklen - 1) % 64 != 0)
-            line_of(node.blocklen - 1); /* the last line, when the block does not start on a line */
+            line_of(node.blocklen - 1); /* its last byte's: one line more when the block starts mid-line */
     }
 
     /* One unaligned piece of `type` between the user buffer (`mem`) and the stream (`out`), in the plan's
