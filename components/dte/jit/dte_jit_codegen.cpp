@@ -56,17 +56,29 @@ constexpr uint64_t kPrefetchAhead = 1024;
 constexpr uint64_t kPrefetchMinBlocks = 4;
 constexpr uint64_t kPrefetchBlockMax = 1024;
 
-/* Whether a strided BLOCKS node's blocks are prefetched in the paced unpack. */
+/* Whether a BLOCKS node has several blocks with gaps (or overlaps) between them. */
+bool strided(const Node &node)
+{
+    return !node.loop && node.count > 1 && node.stride != static_cast<int64_t>(node.blocklen);
+}
+
+/* Whether the paced unpack copies a node's blocks in 8-byte pieces (Emitter::paced_blocks). */
+bool paced_pieces(const Node &node)
+{
+    return strided(node) && node.blocklen <= kPacedBlockMax;
+}
+
+/* Whether the paced unpack asks for a node's blocks ahead (Emitter::prefetch_ahead). */
 bool prefetched(const Node &node)
 {
-    return node.count >= kPrefetchMinBlocks && node.blocklen <= kPrefetchBlockMax && node.stride != 0 &&
-           node.stride != static_cast<int64_t>(node.blocklen);
+    return strided(node) && node.stride != 0 && node.count >= kPrefetchMinBlocks && node.blocklen <= kPrefetchBlockMax;
 }
 
 class Emitter {
 public:
+    /* `paced`: the paced variant of the unpack (packing has none). */
     Emitter(llvm::LLVMContext &ctx, llvm::Module &module, bool packing, bool paced = false)
-        : ctx_(ctx), module_(module), b_(ctx), packing_(packing), paced_(paced)
+        : ctx_(ctx), module_(module), b_(ctx), packing_(packing), paced_(paced && !packing)
     {
     }
 
@@ -237,7 +249,7 @@ private:
      * GB/s against 8.5 with 16-byte ones; 128 bytes apart, 2 MiB: 13.8 against 13.0; MPICH copies such
      * blocks 8 bytes at a time) — in cache they are 5-15 % slower, so the plan picks the variant by the
      * bytes a call touches (docs/dte.md). */
-    bool paced_blocks(const Node &node) const { return paced_ && !packing_ && node.blocklen <= kPacedBlockMax; }
+    bool paced_blocks(const Node &node) const { return paced_ && paced_pieces(node); }
 
     /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction:
      * up to kInlineCopyMax straight, in 32-byte pieces when packing, 16-byte ones when unpacking, 8-byte
@@ -276,7 +288,7 @@ private:
 
     /* Whether the paced unpack asks for the lines of a strided BLOCKS node's blocks ahead (see
      * kPrefetchAhead). */
-    bool prefetches(const Node &node) const { return paced_ && !packing_ && prefetched(node); }
+    bool prefetches(const Node &node) const { return paced_ && prefetched(node); }
 
     /* Asks for writing the lines of the block some kPrefetchAhead bytes of the node's stride after block
      * k: exactly the lines it touches (a line it does not write would be fetched for nothing, which
@@ -338,9 +350,7 @@ private:
 bool has_paced_variant(const std::vector<Node> &tree)
 {
     for (const Node &n : tree) {
-        if (n.loop ? has_paced_variant(n.body)
-                   : n.count > 1 && n.stride != static_cast<int64_t>(n.blocklen) &&
-                         (n.blocklen <= kPacedBlockMax || prefetched(n)))
+        if (n.loop ? has_paced_variant(n.body) : paced_pieces(n) || prefetched(n))
             return true;
     }
     return false;
