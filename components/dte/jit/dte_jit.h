@@ -67,10 +67,10 @@ struct Node {
 /* The tree of a description, or false when it is malformed (unbalanced loops, items not matching). */
 bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<Node> *out);
 
-/* Whether a tree has strided blocks the paced unpack copies differently (dte_jit_codegen.cpp): blocks
- * of a cache line or less, in 8-byte pieces, and loops of at least 4 blocks up to 1 KiB, whose lines
- * it asks for ahead. */
-bool has_paced_variant(const std::vector<Node> &tree);
+/* Whether a type has strided blocks the paced unpack copies differently (dte_jit_codegen.cpp): blocks
+ * of a cache line or less, in 8-byte pieces, loops of at least 4 blocks up to 1 KiB, whose lines it asks
+ * for ahead, and elements of a few such blocks spread over twice their size, asked for ahead likewise. */
+bool has_paced_variant(const std::vector<Node> &tree, uint64_t size, int64_t extent);
 
 /* The functions of a fresh module of `ctx` (dte_jit_codegen.cpp) whose names are not empty: pack,
  * unpack, the paced unpack. */

@@ -258,7 +258,7 @@ private:
                                  short_hash(entry->hash).c_str(), entry->ready_ms, entry->compile_ms);
                 /* The paced unpack waits behind every type queued meanwhile: it never delays their
                  * switch to compiled code. The entry is done when it is. */
-                if (ok && has_paced_variant(entry->tree)) {
+                if (ok && has_paced_variant(entry->tree, entry->size, entry->extent)) {
                     std::lock_guard lock(mutex_);
                     queue_.push_back(Job{entry, true});
                     continue;

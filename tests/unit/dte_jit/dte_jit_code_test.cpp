@@ -87,9 +87,10 @@ TEST_F(DteJit, LongRowsPackAndUnpack)
     }
 }
 
-/* The paced unpack (dte_jit_codegen.cpp) exists for strided blocks of 64 bytes or less (8-byte pieces)
- * and for strided loops of 4 blocks or more up to 1 KiB (the lines ahead prefetched): both sides of
- * each limit, odd lengths, both directions; check_compiled runs both unpacks. */
+/* The paced unpack (dte_jit_codegen.cpp) exists for strided blocks of 64 bytes or less (8-byte pieces),
+ * for strided loops of 4 blocks or more up to 1 KiB and for elements of fewer blocks up to 1 KiB spread
+ * over twice their size (the lines ahead prefetched): both sides of each limit, odd lengths, both
+ * directions; check_compiled runs both unpacks. */
 TEST_F(DteJit, PacedUnpackOfStridedBlocks)
 {
     std::mt19937 rng(13);
@@ -107,12 +108,38 @@ TEST_F(DteJit, PacedUnpackOfStridedBlocks)
                 t.true_ub = t.extent;
                 auto entry = compile(t);
                 ASSERT_NE(entry, nullptr);
-                const bool paced = len <= 64 || (count >= 4 && len <= 1024);
+                const bool sparse = t.extent >= 2 * static_cast<int64_t>(t.size);
+                const bool paced = len <= 64 || (len <= 1024 && (count >= 4 || sparse));
                 EXPECT_EQ(entry->unpack_paced.load() != nullptr, paced) << count << " x " << len;
                 check_compiled(t, *entry, rng,
                                std::to_string(count) + " x " + std::to_string(len) + "-byte blocks " +
                                    std::to_string(stride) + " apart");
             }
+        }
+    }
+}
+
+/* Elements of two separate blocks (a struct's fields): prefetched ahead when the extent is at least
+ * twice the size, whichever the blocks' order. */
+TEST_F(DteJit, PacedUnpackOfSparseElements)
+{
+    std::mt19937 rng(17);
+    for (uint64_t len : {24u, 768u, 1024u, 1032u}) {
+        for (int64_t gap : {int64_t{0}, int64_t{3000}}) {
+            const int64_t second = static_cast<int64_t>(len) + gap;
+            std::vector<mca_dte_elem_t> fields = {{MCA_DTE_OP_BLOCKS, 0, 1, len, second, 0},
+                                                  {MCA_DTE_OP_BLOCKS, 0, 1, len, 0, 0}};
+            mca_dte_type_desc_t t{};
+            t.elems = fields.data();
+            t.elem_count = fields.size();
+            t.size = 2 * len;
+            t.extent = second + static_cast<int64_t>(len) + gap;
+            t.true_ub = second + static_cast<int64_t>(len);
+            auto entry = compile(t);
+            ASSERT_NE(entry, nullptr);
+            const bool paced = len <= 1024 && t.extent >= 2 * static_cast<int64_t>(t.size);
+            EXPECT_EQ(entry->unpack_paced.load() != nullptr, paced) << len << " + " << gap;
+            check_compiled(t, *entry, rng, "two " + std::to_string(len) + "-byte fields " + std::to_string(gap) + " apart");
         }
     }
 }
