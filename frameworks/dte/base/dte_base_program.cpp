@@ -65,7 +65,8 @@ struct Node {
     int64_t stride = 0;
     uint64_t size = 0;     /* packed bytes, set by compute_sizes */
     std::vector<Node> body; /* Loop */
-    std::vector<int64_t> disps; /* Indexed: one per block */
+    std::vector<int64_t> disps; /* Indexed, Ragged: one per block */
+    std::vector<uint64_t> lens; /* Ragged: one per block */
 };
 
 /* Runs of at least this many single blocks of one length become an Indexed op: below it a few ops
@@ -282,62 +283,93 @@ uint64_t shared_unit(const std::vector<Node> &seq, size_t i, size_t end)
     return unit;
 }
 
-/* Replaces every run of ops that holds kMinIndexed or more blocks, each op a single block or a short
- * vector, all of one block length or small multiples of a shared one, in seq (and in loop bodies) by
- * one Indexed node. Runs only after simplify: merging has already joined what continues. */
+/* Replaces the runs of table blocks (single blocks or short vectors) in seq, and in loop bodies, by
+ * tables: a run of kMinIndexed or more blocks all of one length, or small multiples of a shared one,
+ * becomes one Indexed node; otherwise its stretches of one length that hold kMinIndexed blocks become
+ * Indexed nodes and the stretches between them, of changing lengths, Ragged nodes when they hold
+ * kMinIndexed blocks (an op per block below that). Runs only after simplify: merging has already joined
+ * what continues. */
 void gather_indexed(std::vector<Node> &seq)
 {
     std::vector<Node> out;
     out.reserve(seq.size());
-    /* Turns seq[i, j) into one Indexed node of blocks of `unit` bytes when it holds enough of them;
-     * false (nothing moved) otherwise. */
-    const auto gather = [&](size_t i, size_t j, uint64_t unit) {
+    const auto blocks_in = [&](size_t i, size_t j) {
+        uint64_t blocks = 0;
+        for (size_t k = i; k < j; ++k) {
+            blocks += seq[k].count;
+        }
+        return blocks;
+    };
+    /* Calls f(displacement, length) for each block of seq[i, j), in order. */
+    const auto each_block = [&](size_t i, size_t j, auto &&f) {
+        for (size_t k = i; k < j; ++k) {
+            for (uint64_t b = 0; b < seq[k].count; ++b) {
+                f(seq[k].disp + static_cast<int64_t>(b) * seq[k].stride, seq[k].blocklen);
+            }
+        }
+    };
+    /* Whether seq[i, j) holds enough blocks of `unit` bytes (its blocks cut into units) for a table. */
+    const auto indexable = [&](size_t i, size_t j, uint64_t unit) {
         uint64_t pieces = 0;
         for (size_t k = i; k < j; ++k) {
             pieces += seq[k].count * (seq[k].blocklen / unit);
         }
-        if (j - i < 2 || pieces < kMinIndexed) {
-            return false;
-        }
+        return j - i >= 2 && pieces >= kMinIndexed;
+    };
+    const auto indexed = [&](size_t i, size_t j, uint64_t unit) {
         Node n;
         n.kind = OpKind::Indexed;
-        n.count = pieces;
         n.blocklen = unit;
-        n.disps.reserve(pieces);
-        for (size_t k = i; k < j; ++k) {
-            for (uint64_t b = 0; b < seq[k].count; ++b) {
-                const int64_t block = seq[k].disp + static_cast<int64_t>(b) * seq[k].stride;
-                for (uint64_t at = 0; at < seq[k].blocklen; at += unit) {
-                    n.disps.push_back(block + static_cast<int64_t>(at));
-                }
+        each_block(i, j, [&](int64_t disp, uint64_t len) {
+            for (uint64_t at = 0; at < len; at += unit) {
+                n.disps.push_back(disp + static_cast<int64_t>(at));
             }
-        }
+        });
+        n.count = n.disps.size();
         out.push_back(std::move(n));
-        return true;
+    };
+    /* seq[i, j), blocks of changing lengths: one Ragged node, or the nodes themselves when few. */
+    const auto ragged = [&](size_t i, size_t j) {
+        if (blocks_in(i, j) < kMinIndexed) {
+            for (size_t k = i; k < j; ++k) {
+                out.push_back(std::move(seq[k]));
+            }
+            return;
+        }
+        Node n;
+        n.kind = OpKind::Ragged;
+        each_block(i, j, [&](int64_t disp, uint64_t len) {
+            n.disps.push_back(disp);
+            n.lens.push_back(len);
+        });
+        n.count = n.disps.size();
+        out.push_back(std::move(n));
     };
     for (size_t i = 0; i < seq.size();) {
-        /* A window of table blocks: one table of their shared unit, or runs of one length each. */
         size_t end = i;
         while (end < seq.size() && table_block(seq[end]) && seq[end].blocklen != 0) {
             ++end;
         }
         if (end > i) {
-            if (const uint64_t unit = shared_unit(seq, i, end); unit != 0 && gather(i, end, unit)) {
+            if (const uint64_t unit = shared_unit(seq, i, end); unit != 0 && indexable(i, end, unit)) {
+                indexed(i, end, unit);
                 i = end;
                 continue;
             }
+            size_t loose = i; /* the first block not in a table yet */
             for (size_t k = i; k < end;) {
                 size_t j = k;
                 while (j < end && seq[j].blocklen == seq[k].blocklen) {
                     ++j;
                 }
-                if (!gather(k, j, seq[k].blocklen)) {
-                    for (size_t m = k; m < j; ++m) {
-                        out.push_back(std::move(seq[m]));
-                    }
+                if (indexable(k, j, seq[k].blocklen)) {
+                    ragged(loose, k);
+                    indexed(k, j, seq[k].blocklen);
+                    loose = j;
                 }
                 k = j;
             }
+            ragged(loose, end);
             i = end;
             continue;
         }
@@ -356,13 +388,23 @@ bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
     uint64_t sum = 0;
     for (Node &n : seq) {
         uint64_t unit = n.blocklen;
+        uint64_t units = n.count;
         if (n.kind == OpKind::Loop && !compute_sizes(n.body, &unit)) {
             return false;
         }
-        if (!mul_u64(n.count, unit, &n.size) || !add_u64(sum, n.size, &sum)) {
+        if (n.kind == OpKind::Ragged) { /* one unit: the whole table */
+            units = 1;
+            unit = 0;
+            for (uint64_t len : n.lens) {
+                if (!add_u64(unit, len, &unit)) {
+                    return false;
+                }
+            }
+        }
+        if (!mul_u64(units, unit, &n.size) || !add_u64(sum, n.size, &sum)) {
             return false;
         }
-        if (n.kind == OpKind::Loop) {
+        if (n.kind != OpKind::Blocks && n.kind != OpKind::Indexed) {
             n.blocklen = unit; /* the unit of a loop is its body's packed size */
         }
     }
@@ -387,10 +429,20 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_
         op.stride = n.stride;
         op.start = start;
         op.size = n.size;
-        op.copy = n.kind != OpKind::Loop ? copy_kind_for(n.blocklen) : CopyKind::Generic;
+        op.copy = n.kind == OpKind::Blocks || n.kind == OpKind::Indexed ? copy_kind_for(n.blocklen) : CopyKind::Generic;
         if (n.kind == OpKind::Indexed) {
             op.table = disps.size();
             disps.insert(disps.end(), n.disps.begin(), n.disps.end());
+        } else if (n.kind == OpKind::Ragged) {
+            op.table = disps.size();
+            int64_t at = 0;
+            for (size_t k = 0; k < n.disps.size(); ++k) {
+                disps.push_back(n.disps[k]);
+                disps.push_back(at);
+                at += static_cast<int64_t>(n.lens[k]);
+            }
+            disps.push_back(0);
+            disps.push_back(at);
         }
         start += n.size;
         ops.push_back(op);

@@ -20,8 +20,11 @@ namespace tessera::ompi::dte {
 
 /* Indexed: `count` single blocks of `unit` bytes at irregular displacements, listed in the program's
  * displacement table from `table` on (an indexed_block type, or the irregular blocks of an indexed one):
- * 8 bytes of metadata per block instead of an op, and the k-th block found by index when resuming. */
-enum class OpKind : uint8_t { Blocks, Loop, Indexed };
+ * 8 bytes of metadata per block instead of an op, and the k-th block found by index when resuming.
+ * Ragged: `count` blocks of changing lengths (an irregular indexed type, a struct of many fields): the
+ * table holds each block's displacement and packed start, then (0, size), so a block's length is the
+ * difference of two starts and resuming binary-searches the starts. */
+enum class OpKind : uint8_t { Blocks, Loop, Indexed, Ragged };
 
 /* How a run of whole blocks is copied: a fixed size becomes one load/store per block. */
 enum class CopyKind : uint8_t { Generic, B1, B2, B4, B8, B16, B24, B32, B48, B64, Chunks32 };
@@ -32,10 +35,11 @@ struct Op {
     bool leaf_body = false;            /* Loop: its body is blocks only, walked without recursion */
     uint32_t body_begin = 0;           /* Loop: its body is ops[body_begin, body_end) */
     uint32_t body_end = 0;
-    uint64_t table = 0;  /* Indexed: its first displacement in mca_dte_base_program::disps */
+    uint64_t table = 0;  /* Indexed, Ragged: its first entry in mca_dte_base_program::disps */
     uint64_t count = 0;  /* blocks, or loop iterations */
-    uint64_t unit = 0;   /* packed bytes of one block (Blocks) or of one iteration's body (Loop) */
-    int64_t disp = 0;    /* Blocks: first block's displacement from the sequence's base; Loop, Indexed: 0 */
+    uint64_t unit = 0;   /* packed bytes of one block (Blocks, Indexed) or of one iteration's body (Loop);
+                            Ragged: its size */
+    int64_t disp = 0;    /* Blocks: first block's displacement from the sequence's base; others: 0 */
     int64_t stride = 0;  /* bytes between blocks / iterations */
     uint64_t start = 0;  /* packed offset of this op inside its sequence */
     uint64_t size = 0;   /* count * unit, never 0 (empty ops are dropped at build time) */
@@ -47,7 +51,8 @@ CopyKind copy_kind_for(uint64_t blocklen);
 
 struct mca_dte_base_program {
     std::vector<tessera::ompi::dte::Op> ops;
-    std::vector<int64_t> disps; /* the blocks of Indexed ops, from their sequence's base */
+    std::vector<int64_t> disps; /* the tables of Indexed and Ragged ops (displacements from their
+                                   sequence's base) */
     uint32_t top_end = 0; /* the top sequence (one element) is ops[0, top_end) */
     uint64_t size = 0;    /* packed bytes of one element */
     int64_t extent = 0;

@@ -344,6 +344,34 @@ TEST(DteProgram, TouchingBlocksJoinTheTableCutIntoUnits)
     }
 }
 
+/* Irregular blocks of changing lengths become a ragged table (each block's displacement and packed
+ * start), with a stretch of one length in the middle as an Indexed table of its own: every length class
+ * of the short copy (1 to 128 bytes, and memcpy above), negative displacements, at the top and inside a
+ * loop; every range packs, and unpacks from every split, as the reference says. */
+TEST(DteProgram, IrregularBlocksOfChangingLengthsPackFromARaggedTable)
+{
+    std::vector<mca_dte_elem_t> run;
+    const uint64_t lens[] = {3, 1, 17, 2, 8, 65, 5, 33, 16, 129, 7, 12, 12, 12, 12, 12, 12, 12, 12, 12,
+                             64, 31, 4, 100, 9, 128, 32, 6, 200, 15};
+    int64_t d = -50;
+    for (uint64_t len : lens) {
+        run.push_back(blocks(1, len, d, static_cast<int64_t>(len)));
+        d += static_cast<int64_t>(len) + 1 + static_cast<int64_t>(len % 5);
+    }
+    const Desc flat = make(run, d + 60);
+    expect_all_ranges_pack(flat, 2);
+    std::vector<size_t> splits;
+    for (size_t split = 0; split <= 2 * flat.desc().size; ++split) {
+        splits.push_back(split);
+    }
+    expect_unpack_from_splits(flat, 2, splits);
+
+    std::vector<mca_dte_elem_t> nested = {loop(2, d + 70, static_cast<uint32_t>(run.size()))};
+    nested.insert(nested.end(), run.begin(), run.end());
+    nested.push_back(end_loop());
+    expect_all_ranges_pack(make(nested, 2 * (d + 70)), 1);
+}
+
 /* An irregular indexed type of 400000 blocks of changing lengths builds in time linear in its blocks
  * (a quadratic gathering of table runs took 0.6 s for 15000 blocks, and would take minutes here: the
  * test's timeout catches it) and packs as the reference says. */
