@@ -69,8 +69,8 @@ struct Node {
     std::vector<uint64_t> lens; /* Ragged: one per block */
 };
 
-/* Runs of at least this many single blocks of one length become an Indexed op: below it a few ops
- * cost no more than a table. */
+/* Runs of at least this many single blocks become an Indexed op (one length) or a Ragged one (changing
+ * lengths): below it a few ops cost no more than a table. */
 constexpr size_t kMinIndexed = 8;
 /* Vectors of at most this many blocks join an Indexed op's table (a longer one stays a vector). */
 constexpr uint64_t kMaxTableVector = 4;
@@ -405,7 +405,7 @@ bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
             return false;
         }
         if (n.kind != OpKind::Blocks && n.kind != OpKind::Indexed) {
-            n.blocklen = unit; /* the unit of a loop is its body's packed size */
+            n.blocklen = unit; /* a loop's unit is its body's packed size, a Ragged node's its own */
         }
     }
     *total = sum;

@@ -210,6 +210,30 @@ struct Gen {
         return p;
     }
 
+    /* An indexed type's blocks: 8 to 12 single blocks, of one length or of changing ones (now and
+     * then longer than 128 bytes), at rising displacements; the program makes them one table. */
+    Piece table_piece()
+    {
+        const int n = static_cast<int>(uniform(8, 12));
+        const bool one_length = chance(40);
+        const uint64_t first_len = blocklen();
+        int64_t disp = uniform(-16, 16);
+        Piece p;
+        bool any = false;
+        for (int i = 0; i < n; ++i) {
+            const uint64_t len = one_length ? first_len : chance(10) ? static_cast<uint64_t>(uniform(100, 200)) : blocklen();
+            p.elems.push_back(blocks(1, len, disp, static_cast<int64_t>(len)));
+            if (len > 0) {
+                p.lo = any ? std::min(p.lo, disp) : disp;
+                p.hi = any ? std::max(p.hi, disp + static_cast<int64_t>(len)) : disp + static_cast<int64_t>(len);
+                any = true;
+            }
+            /* disjoint: gaps of 0 (blocks that touch, and merge) to 9; else overlaps too */
+            disp += disjoint ? static_cast<int64_t>(len) + uniform(0, 9) : uniform(-8, 24);
+        }
+        return p;
+    }
+
     Piece loop_piece(int depth)
     {
         Piece body = sequence(depth + 1);
@@ -243,7 +267,7 @@ struct Gen {
         int64_t cursor = 0;
         bool any = false;
         for (int i = 0; i < items; ++i) {
-            Piece p = depth < 4 && chance(35) ? loop_piece(depth) : block_piece();
+            Piece p = depth < 4 && chance(35) ? loop_piece(depth) : chance(10) ? table_piece() : block_piece();
             if (disjoint && p.hi > p.lo) {
                 const int64_t gap = chance(50) ? 0 : uniform(1, 8);
                 shift(p, backwards ? cursor - gap - p.hi : cursor + gap - p.lo);
