@@ -191,42 +191,37 @@ private:
         stream_ = s;
     }
 
-    /* n bytes in at most four fixed-size moves, the later ones overlapping the earlier (the same bytes
-     * stored twice), up to 128 bytes; memcpy above. A block of changing length then costs no call:
-     * an irregular indexed type of 8- to 128-byte blocks packs at 10.2 GB/s this way, against 7.8
-     * with 8-byte pieces from a table. */
+    /* n bytes in two fixed-size moves, the second overlapping the first (the same bytes stored
+     * twice), up to 128 bytes; memcpy above. A block of changing length then costs no call: the
+     * builtin indexed layout (blocks of 1 to 16 doubles) packs at 10.3 GB/s from a Ragged table, 7.6
+     * with an op per block. */
     static void copy_short(unsigned char *d, const unsigned char *s, uint64_t n)
     {
         if (n > 128) {
             std::memcpy(d, s, n);
+        } else if (n > 64) {
+            both_ends<64>(d, s, n);
         } else if (n >= 32) {
-            if (n > 64) {
-                move<32>(d + 32, s + 32);
-                move<32>(d + n - 64, s + n - 64);
-            }
-            move<32>(d, s);
-            move<32>(d + n - 32, s + n - 32);
+            both_ends<32>(d, s, n);
         } else if (n >= 16) {
-            move<16>(d, s);
-            move<16>(d + n - 16, s + n - 16);
+            both_ends<16>(d, s, n);
         } else if (n >= 8) {
-            move<8>(d, s);
-            move<8>(d + n - 8, s + n - 8);
+            both_ends<8>(d, s, n);
         } else if (n >= 4) {
-            move<4>(d, s);
-            move<4>(d + n - 4, s + n - 4);
+            both_ends<4>(d, s, n);
         } else if (n >= 2) {
-            move<2>(d, s);
-            move<2>(d + n - 2, s + n - 2);
+            both_ends<2>(d, s, n);
         } else if (n == 1) {
             *d = *s;
         }
     }
 
+    /* The first and the last L bytes of n, L <= n <= 2L: every byte, those in the middle twice. */
     template <size_t L>
-    static void move(unsigned char *d, const unsigned char *s)
+    static void both_ends(unsigned char *d, const unsigned char *s, uint64_t n)
     {
         __builtin_memcpy(d, s, L);
+        __builtin_memcpy(d + n - L, s + n - L, L);
     }
 
     template <size_t L>
