@@ -51,7 +51,7 @@ CopyKind copy_kind_for(uint64_t blocklen)
 namespace {
 
 /*
- * Nesting refused when parsing, to bound the recursion of parse and simplify (a few hundred bytes of
+ * Nesting refused when parsing, to bound the recursion of parse (a few hundred bytes of
  * stack per level). The walker recurses far less: one-iteration loops are spliced away, and more than
  * 64 nested loops of two or more iterations would overflow the 64-bit packed size.
  */
@@ -64,10 +64,50 @@ struct Node {
     int64_t disp = 0;      /* Blocks */
     int64_t stride = 0;
     uint64_t size = 0;     /* packed bytes, set by compute_sizes */
-    std::vector<Node> body; /* Loop */
-    std::vector<int64_t> disps; /* Indexed, Ragged: one per block */
-    std::vector<uint64_t> lens; /* Ragged: one per block */
+
+    /* A loop's body or a table (Indexed: a displacement per block; Ragged: a displacement and a length
+     * per block) is held apart, so that the single blocks of an indexed type, tens of thousands of
+     * them, stay 56 bytes: building is bound by their memory. */
+    struct Parts;
+    std::unique_ptr<Parts> parts;
+    std::vector<Node> &body();
+    const std::vector<Node> &body() const;
+    std::vector<int64_t> &disps();
+    const std::vector<int64_t> &disps() const;
 };
+
+struct Node::Parts {
+    std::vector<Node> body;
+    std::vector<int64_t> disps;
+};
+
+std::vector<Node> &Node::body()
+{
+    if (!parts) {
+        parts = std::make_unique<Parts>();
+    }
+    return parts->body;
+}
+
+const std::vector<Node> &Node::body() const
+{
+    static const std::vector<Node> none;
+    return parts ? parts->body : none;
+}
+
+std::vector<int64_t> &Node::disps()
+{
+    if (!parts) {
+        parts = std::make_unique<Parts>();
+    }
+    return parts->disps;
+}
+
+const std::vector<int64_t> &Node::disps() const
+{
+    static const std::vector<int64_t> none;
+    return parts ? parts->disps : none;
+}
 
 /* Runs of at least this many single blocks become an Indexed op (one length) or a Ragged one (changing
  * lengths): below it a few ops cost no more than a table. */
@@ -89,7 +129,10 @@ bool span_of(uint64_t count, int64_t stride, int64_t *r)
     return !__builtin_mul_overflow(static_cast<int64_t>(count), stride, r);
 }
 
-/* Parses elems[first, last) as a sequence. */
+int add_simplified(Node n, std::vector<Node> *out);
+
+/* Parses elems[first, last) as a sequence, simplified as it goes (add_simplified): an indexed type's
+ * tens of thousands of blocks are never held twice. */
 int parse(const mca_dte_elem_t *elems, size_t first, size_t last, int depth, std::vector<Node> *out)
 {
     if (depth > kMaxDepth) {
@@ -117,14 +160,16 @@ int parse(const mca_dte_elem_t *elems, size_t first, size_t last, int depth, std
                 return TESSERA_ERR_BAD_PARAM;
             }
             n.kind = OpKind::Loop;
-            if (const int rc = parse(elems, i + 1, body_last, depth + 1, &n.body); rc != TESSERA_SUCCESS) {
+            if (const int rc = parse(elems, i + 1, body_last, depth + 1, &n.body()); rc != TESSERA_SUCCESS) {
                 return rc;
             }
             i = body_last + 1;
         } else {
             return TESSERA_ERR_BAD_PARAM; /* a stray END_LOOP or an unknown op */
         }
-        out->push_back(std::move(n));
+        if (const int rc = add_simplified(std::move(n), out); rc != TESSERA_SUCCESS) {
+            return rc;
+        }
     }
     return TESSERA_SUCCESS;
 }
@@ -159,7 +204,11 @@ bool try_merge(Node &a, const Node &b, bool *overflow)
         __builtin_add_overflow(a.disp, a_span, &a_end) || __builtin_sub_overflow(b.disp, b.stride, &b_prev)) {
         return false;
     }
-    Node m = a;
+    Node m; /* a's shape: blocks have no parts to copy */
+    m.count = a.count;
+    m.blocklen = a.blocklen;
+    m.disp = a.disp;
+    m.stride = a.stride;
     if (a.count == 1 && b.count == 1 && gap == static_cast<int64_t>(a.blocklen)) {
         if (!add_u64(a.blocklen, b.blocklen, &m.blocklen)) {
             *overflow = true;
@@ -193,67 +242,65 @@ bool try_merge(Node &a, const Node &b, bool *overflow)
 /* Appends n to seq, merging it with the ops before it while they merge. */
 bool push_merge(std::vector<Node> &seq, Node n)
 {
-    seq.push_back(std::move(n));
     bool overflow = false;
+    if (seq.empty() || !try_merge(seq.back(), n, &overflow)) {
+        if (!overflow) {
+            seq.push_back(std::move(n));
+        }
+        return !overflow;
+    }
+    /* The last op grew: it may now join the one before it. */
     while (seq.size() >= 2 && try_merge(seq[seq.size() - 2], seq.back(), &overflow)) {
         seq.pop_back();
     }
     return !overflow;
 }
 
-/* Simplifies a sequence bottom-up into out (see the rewrites at the top of this file). */
-int simplify(std::vector<Node> &seq, std::vector<Node> *out)
+/* Appends node n, its loop body already simplified, to the simplified sequence out (see the rewrites at
+ * the top of this file). */
+int add_simplified(Node n, std::vector<Node> *out)
 {
-    out->reserve(seq.size());
-    for (Node &n : seq) {
-        if (n.count == 0) {
-            continue;
+    if (n.count == 0) {
+        return TESSERA_SUCCESS;
+    }
+    if (n.kind == OpKind::Blocks) {
+        if (n.blocklen == 0) {
+            return TESSERA_SUCCESS;
         }
-        if (n.kind == OpKind::Blocks) {
-            if (n.blocklen == 0) {
-                continue;
-            }
-            if (!normalize_blocks(n) || !push_merge(*out, std::move(n))) {
+        return normalize_blocks(n) && push_merge(*out, std::move(n)) ? TESSERA_SUCCESS : TESSERA_ERR_BAD_PARAM;
+    }
+    std::vector<Node> &body = n.body();
+    if (body.empty()) {
+        return TESSERA_SUCCESS;
+    }
+    if (n.count == 1) {
+        /* One iteration's base is the enclosing base: the body stands in for the loop. */
+        for (Node &b : body) {
+            if (!push_merge(*out, std::move(b))) {
                 return TESSERA_ERR_BAD_PARAM;
             }
-            continue;
         }
-        std::vector<Node> body;
-        if (const int rc = simplify(n.body, &body); rc != TESSERA_SUCCESS) {
-            return rc;
-        }
-        if (body.empty()) {
-            continue;
-        }
-        if (n.count == 1) {
-            /* One iteration's base is the enclosing base: the body stands in for the loop. */
-            for (Node &b : body) {
-                if (!push_merge(*out, std::move(b))) {
-                    return TESSERA_ERR_BAD_PARAM;
-                }
-            }
-            continue;
-        }
-        Node r;
-        if (body.size() == 1 && body[0].kind == OpKind::Blocks && body[0].count == 1) {
-            r = std::move(body[0]); /* a vector: one block per iteration */
-            r.count = n.count;
-            r.stride = n.stride;
-        } else if (int64_t span = 0; body.size() == 1 && span_of(body[0].count, body[0].stride, &span) &&
-                                     span == n.stride && mul_u64(n.count, body[0].count, &r.count)) {
-            /* Iteration k's j-th item sits at k * count * stride + j * stride: one run of count * n. */
-            const uint64_t total = r.count;
-            r = std::move(body[0]);
-            r.count = total;
-        } else {
-            r.kind = OpKind::Loop;
-            r.count = n.count;
-            r.stride = n.stride;
-            r.body = std::move(body);
-        }
-        if ((r.kind == OpKind::Blocks && !normalize_blocks(r)) || !push_merge(*out, std::move(r))) {
-            return TESSERA_ERR_BAD_PARAM;
-        }
+        return TESSERA_SUCCESS;
+    }
+    Node r;
+    if (body.size() == 1 && body[0].kind == OpKind::Blocks && body[0].count == 1) {
+        r = std::move(body[0]); /* a vector: one block per iteration */
+        r.count = n.count;
+        r.stride = n.stride;
+    } else if (int64_t span = 0; body.size() == 1 && span_of(body[0].count, body[0].stride, &span) &&
+                                 span == n.stride && mul_u64(n.count, body[0].count, &r.count)) {
+        /* Iteration k's j-th item sits at k * count * stride + j * stride: one run of count * n. */
+        const uint64_t total = r.count;
+        r = std::move(body[0]);
+        r.count = total;
+    } else {
+        r.kind = OpKind::Loop;
+        r.count = n.count;
+        r.stride = n.stride;
+        r.body() = std::move(body);
+    }
+    if ((r.kind == OpKind::Blocks && !normalize_blocks(r)) || !push_merge(*out, std::move(r))) {
+        return TESSERA_ERR_BAD_PARAM;
     }
     return TESSERA_SUCCESS;
 }
@@ -287,12 +334,11 @@ uint64_t shared_unit(const std::vector<Node> &seq, size_t i, size_t end)
  * tables: a run of kMinIndexed or more blocks all of one length, or small multiples of a shared one,
  * becomes one Indexed node; otherwise its stretches of one length that hold kMinIndexed blocks become
  * Indexed nodes and the stretches between them, of changing lengths, Ragged nodes when they hold
- * kMinIndexed blocks (an op per block below that). Runs only after simplify: merging has already joined
+ * kMinIndexed blocks (an op per block below that). Runs after parsing: merging has already joined
  * what continues. */
 void gather_indexed(std::vector<Node> &seq)
 {
-    std::vector<Node> out;
-    out.reserve(seq.size());
+    std::vector<Node> out; /* not reserved: the tables make it short */
     const auto blocks_in = [&](size_t i, size_t j) {
         uint64_t blocks = 0;
         for (size_t k = i; k < j; ++k) {
@@ -320,17 +366,19 @@ void gather_indexed(std::vector<Node> &seq)
         Node n;
         n.kind = OpKind::Indexed;
         n.blocklen = unit;
+        std::vector<int64_t> &table = n.disps();
         each_block(i, j, [&](int64_t disp, uint64_t len) {
             for (uint64_t at = 0; at < len; at += unit) {
-                n.disps.push_back(disp + static_cast<int64_t>(at));
+                table.push_back(disp + static_cast<int64_t>(at));
             }
         });
-        n.count = n.disps.size();
+        n.count = table.size();
         out.push_back(std::move(n));
     };
     /* seq[i, j), blocks of changing lengths: one Ragged node, or the nodes themselves when few. */
     const auto ragged = [&](size_t i, size_t j) {
-        if (blocks_in(i, j) < kMinIndexed) {
+        const uint64_t blocks = blocks_in(i, j);
+        if (blocks < kMinIndexed) {
             for (size_t k = i; k < j; ++k) {
                 out.push_back(std::move(seq[k]));
             }
@@ -338,11 +386,13 @@ void gather_indexed(std::vector<Node> &seq)
         }
         Node n;
         n.kind = OpKind::Ragged;
+        std::vector<int64_t> &table = n.disps();
+        table.reserve(2 * blocks);
         each_block(i, j, [&](int64_t disp, uint64_t len) {
-            n.disps.push_back(disp);
-            n.lens.push_back(len);
+            table.push_back(disp);
+            table.push_back(static_cast<int64_t>(len));
         });
-        n.count = n.disps.size();
+        n.count = table.size() / 2;
         out.push_back(std::move(n));
     };
     for (size_t i = 0; i < seq.size();) {
@@ -374,7 +424,7 @@ void gather_indexed(std::vector<Node> &seq)
             continue;
         }
         if (seq[i].kind == OpKind::Loop) {
-            gather_indexed(seq[i].body);
+            gather_indexed(seq[i].body());
         }
         out.push_back(std::move(seq[i]));
         ++i;
@@ -389,14 +439,15 @@ bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
     for (Node &n : seq) {
         uint64_t unit = n.blocklen;
         uint64_t units = n.count;
-        if (n.kind == OpKind::Loop && !compute_sizes(n.body, &unit)) {
+        if (n.kind == OpKind::Loop && !compute_sizes(n.body(), &unit)) {
             return false;
         }
         if (n.kind == OpKind::Ragged) { /* one unit: the whole table */
             units = 1;
             unit = 0;
-            for (uint64_t len : n.lens) {
-                if (!add_u64(unit, len, &unit)) {
+            const std::vector<int64_t> &table = n.disps();
+            for (size_t k = 1; k < table.size(); k += 2) {
+                if (!add_u64(unit, static_cast<uint64_t>(table[k]), &unit)) {
                     return false;
                 }
             }
@@ -432,14 +483,17 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_
         op.copy = n.kind == OpKind::Blocks || n.kind == OpKind::Indexed ? copy_kind_for(n.blocklen) : CopyKind::Generic;
         if (n.kind == OpKind::Indexed) {
             op.table = disps.size();
-            disps.insert(disps.end(), n.disps.begin(), n.disps.end());
+            disps.insert(disps.end(), n.disps().begin(), n.disps().end());
         } else if (n.kind == OpKind::Ragged) {
             op.table = disps.size();
+            /* (displacement, length) pairs become (displacement, start) ones, then (0, size) */
+            const std::vector<int64_t> &table = n.disps();
+            disps.reserve(disps.size() + table.size() + 2);
             int64_t at = 0;
-            for (size_t k = 0; k < n.disps.size(); ++k) {
-                disps.push_back(n.disps[k]);
+            for (size_t k = 0; k < table.size(); k += 2) {
+                disps.push_back(table[k]);
                 disps.push_back(at);
-                at += static_cast<int64_t>(n.lens[k]);
+                at += table[k + 1];
             }
             disps.push_back(0);
             disps.push_back(at);
@@ -452,13 +506,13 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_
             continue;
         }
         const size_t begin = ops.size();
-        if (begin + seq[i].body.size() > UINT32_MAX) {
+        if (begin + seq[i].body().size() > UINT32_MAX) {
             return false;
         }
-        ops[base + i].leaf_body = std::all_of(seq[i].body.begin(), seq[i].body.end(), is_leaf);
+        ops[base + i].leaf_body = std::all_of(seq[i].body().begin(), seq[i].body().end(), is_leaf);
         ops[base + i].body_begin = static_cast<uint32_t>(begin);
-        ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body.size());
-        if (!emit(seq[i].body, ops, disps)) {
+        ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body().size());
+        if (!emit(seq[i].body(), ops, disps)) {
             return false;
         }
     }
@@ -467,15 +521,11 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_
 
 int build(const mca_dte_type_desc_t &type, mca_dte_base_program &p)
 {
-    std::vector<Node> parsed;
+    std::vector<Node> top;
     if (type.elem_count > 0 && type.elems == nullptr) {
         return TESSERA_ERR_BAD_PARAM;
     }
-    if (const int rc = parse(type.elems, 0, type.elem_count, 0, &parsed); rc != TESSERA_SUCCESS) {
-        return rc;
-    }
-    std::vector<Node> top;
-    if (const int rc = simplify(parsed, &top); rc != TESSERA_SUCCESS) {
+    if (const int rc = parse(type.elems, 0, type.elem_count, 0, &top); rc != TESSERA_SUCCESS) {
         return rc;
     }
     gather_indexed(top);
