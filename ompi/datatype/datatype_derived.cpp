@@ -83,6 +83,7 @@ Datatype *derived_create(TypeContents contents, std::vector<TypeRun> runs, Resiz
         datatype_retain(t);
     }
     /* Runs that hold no data and no bounds are dropped: they change nothing in the type map. */
+    d->runs.reserve(runs.size());
     for (const TypeRun &r : runs) {
         if (r.blocklen > 0 && r.count > 0) {
             datatype_retain(r.child);
@@ -96,8 +97,15 @@ Datatype *derived_create(TypeContents contents, std::vector<TypeRun> runs, Resiz
     std::size_t size = 0;
     std::uint64_t elements = 0;
     std::size_t align = 1;
+    const Datatype *known = nullptr; /* the child whose facts are below: most runs repeat the last one */
+    std::uint64_t child_elements = 0;
     for (const TypeRun &r : d->runs) {
         const Datatype *c = r.child;
+        if (c != known) {
+            known = c;
+            child_elements = datatype_elements(c);
+            align = std::max(align, datatype_alignment(c));
+        }
         const MPI_Aint first_block = std::min<MPI_Aint>(0, (r.count - 1) * r.stride);
         const MPI_Aint last_block = std::max<MPI_Aint>(0, (r.count - 1) * r.stride);
         const MPI_Aint first_elem = std::min<MPI_Aint>(0, (r.blocklen - 1) * c->extent);
@@ -115,8 +123,7 @@ Datatype *derived_create(TypeContents contents, std::vector<TypeRun> runs, Resiz
             data.add(lo + c->true_lb, hi + c->true_ub);
         }
         size += static_cast<std::size_t>(r.blocklen) * static_cast<std::size_t>(r.count) * c->size;
-        elements += static_cast<std::uint64_t>(r.blocklen) * static_cast<std::uint64_t>(r.count) * datatype_elements(c);
-        align = std::max(align, datatype_alignment(c));
+        elements += static_cast<std::uint64_t>(r.blocklen) * static_cast<std::uint64_t>(r.count) * child_elements;
     }
     d->explicit_lb = marked_lb.any;
     d->explicit_ub = marked_ub.any;

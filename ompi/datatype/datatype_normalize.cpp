@@ -178,6 +178,9 @@ void serialize(const std::vector<Node> &nodes, std::vector<mca_dte_elem_t> &out)
 void datatype_describe(const Datatype *type, std::vector<mca_dte_elem_t> *out)
 {
     std::vector<Node> nodes;
+    if (type->derived != nullptr) {
+        nodes.reserve(type->derived->runs.size()); /* a run of a predefined type is one node (indexed types) */
+    }
     build(type, nodes);
     out->clear();
     out->reserve(nodes.size());
