@@ -74,6 +74,9 @@ struct Node {
     const std::vector<Node> &body() const;
     std::vector<int64_t> &disps();
     const std::vector<int64_t> &disps() const;
+
+private:
+    Parts &own_parts();
 };
 
 struct Node::Parts {
@@ -81,12 +84,17 @@ struct Node::Parts {
     std::vector<int64_t> disps;
 };
 
-std::vector<Node> &Node::body()
+Node::Parts &Node::own_parts()
 {
     if (!parts) {
         parts = std::make_unique<Parts>();
     }
-    return parts->body;
+    return *parts;
+}
+
+std::vector<Node> &Node::body()
+{
+    return own_parts().body;
 }
 
 const std::vector<Node> &Node::body() const
@@ -97,10 +105,7 @@ const std::vector<Node> &Node::body() const
 
 std::vector<int64_t> &Node::disps()
 {
-    if (!parts) {
-        parts = std::make_unique<Parts>();
-    }
-    return parts->disps;
+    return own_parts().disps;
 }
 
 const std::vector<int64_t> &Node::disps() const
