@@ -56,6 +56,17 @@ constexpr uint64_t kPrefetchAhead = 1024;
 constexpr uint64_t kPrefetchMinBlocks = 4;
 constexpr uint64_t kPrefetchBlockMax = 1024;
 
+uint64_t magnitude(int64_t v)
+{
+    return static_cast<uint64_t>(v < 0 ? -v : v);
+}
+
+/* How many steps of `stride` bytes reach kPrefetchAhead bytes. */
+uint64_t steps_ahead(uint64_t stride)
+{
+    return (kPrefetchAhead + stride - 1) / stride;
+}
+
 /* Whether a BLOCKS node has several blocks with gaps (or overlaps) between them. */
 bool strided(const Node &node)
 {
@@ -80,14 +91,13 @@ bool prefetched(const Node &node)
  * strided loop (MILC's pairs of 768-byte rows, 6144 bytes apart in elements 6912 apart). */
 bool prefetched_elements(const std::vector<Node> &tree, uint64_t size, int64_t extent)
 {
-    const uint64_t span = static_cast<uint64_t>(extent < 0 ? -extent : extent);
     uint64_t blocks = 0;
     for (const Node &n : tree) {
         if (n.loop || n.blocklen > kPrefetchBlockMax)
             return false;
         blocks += n.packed == 0 ? 0 : n.count;
     }
-    return size > 0 && span >= 2 * size && blocks > 0 && blocks < kPrefetchMinBlocks;
+    return size > 0 && magnitude(extent) >= 2 * size && blocks > 0 && blocks < kPrefetchMinBlocks;
 }
 
 /* Whether some node of the tree, at any depth, is copied differently by the paced unpack. */
@@ -324,8 +334,7 @@ private:
      * halved the speed in a test), or block k's own when the block ahead is past the node. */
     void prefetch_ahead(llvm::Value *first, llvm::Value *k, const Node &node)
     {
-        const uint64_t stride = static_cast<uint64_t>(node.stride < 0 ? -node.stride : node.stride);
-        const uint64_t blocks = std::min((kPrefetchAhead + stride - 1) / stride, node.count / 2);
+        const uint64_t blocks = std::min(steps_ahead(magnitude(node.stride)), node.count / 2);
         llvm::Value *block = b_.CreateGEP(b_.getInt8Ty(), first,
                                           b_.CreateMul(ahead(k, blocks, b_.getInt64(node.count)), b_.getInt64(node.stride)));
         prefetch_lines(block, node.blocklen);
@@ -335,9 +344,8 @@ private:
      * prefetched_elements): the lines of each of its blocks. */
     void prefetch_element(llvm::Value *base, llvm::Value *i, llvm::Value *n, const std::vector<Node> &tree, int64_t extent)
     {
-        const uint64_t span = static_cast<uint64_t>(extent < 0 ? -extent : extent);
         llvm::Value *elem = b_.CreateGEP(b_.getInt8Ty(), base,
-                                         b_.CreateMul(ahead(i, (kPrefetchAhead + span - 1) / span, n), b_.getInt64(extent)));
+                                         b_.CreateMul(ahead(i, steps_ahead(magnitude(extent)), n), b_.getInt64(extent)));
         for (const Node &node : tree) {
             for (uint64_t k = 0; node.packed != 0 && k < node.count; ++k)
                 prefetch_lines(mem_gep(elem, node.disp + static_cast<int64_t>(k) * node.stride), node.blocklen);

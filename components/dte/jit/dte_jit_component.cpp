@@ -34,7 +34,8 @@ int register_params(const mca_base_component_t *)
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},
         {"paced_above",
          "Bytes an unpack may touch (the user buffer's span plus the packed bytes) before the compiled code "
-         "copies blocks of 64 bytes or less in 8-byte pieces and asks for the lines of strided blocks ahead, "
+         "copies blocks of 64 bytes or less in 8-byte pieces and asks for the lines of strided blocks (or sparse "
+         "elements) ahead, "
          "which fetches lines that miss the cache faster here; 0: this host's L2 cache size (hwloc), 1M when "
          "unknown",
          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.paced_above},

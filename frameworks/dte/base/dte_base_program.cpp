@@ -65,9 +65,10 @@ struct Node {
     int64_t stride = 0;
     uint64_t size = 0;     /* packed bytes, set by compute_sizes */
 
-    /* A loop's body or a table (Indexed: a displacement per block; Ragged: a displacement and a length
-     * per block) is held apart, so that the single blocks of an indexed type, tens of thousands of
-     * them, stay 56 bytes: building is bound by their memory. */
+    /* A loop's body or a table, in the program's layout (Op::table; Indexed: a displacement per block;
+     * Ragged: a displacement and a packed start per block, then (0, size)), is held apart, so that the
+     * single blocks of an indexed type, tens of thousands of them, stay 56 bytes: building is bound by
+     * their memory. */
     struct Parts;
     std::unique_ptr<Parts> parts;
     std::vector<Node> &body();
@@ -359,19 +360,22 @@ void gather_indexed(std::vector<Node> &seq)
             }
         }
     };
-    /* Whether seq[i, j) holds enough blocks of `unit` bytes (its blocks cut into units) for a table. */
-    const auto indexable = [&](size_t i, size_t j, uint64_t unit) {
+    /* The blocks of `unit` bytes seq[i, j) holds, its blocks cut into units. */
+    const auto pieces_in = [&](size_t i, size_t j, uint64_t unit) {
         uint64_t pieces = 0;
         for (size_t k = i; k < j; ++k) {
             pieces += seq[k].count * (seq[k].blocklen / unit);
         }
-        return j - i >= 2 && pieces >= kMinIndexed;
+        return pieces;
     };
+    /* Whether they are enough for a table. */
+    const auto indexable = [&](size_t i, size_t j, uint64_t unit) { return j - i >= 2 && pieces_in(i, j, unit) >= kMinIndexed; };
     const auto indexed = [&](size_t i, size_t j, uint64_t unit) {
         Node n;
         n.kind = OpKind::Indexed;
         n.blocklen = unit;
         std::vector<int64_t> &table = n.disps();
+        table.reserve(pieces_in(i, j, unit));
         each_block(i, j, [&](int64_t disp, uint64_t len) {
             for (uint64_t at = 0; at < len; at += unit) {
                 table.push_back(disp + static_cast<int64_t>(at));
@@ -380,24 +384,37 @@ void gather_indexed(std::vector<Node> &seq)
         n.count = table.size();
         out.push_back(std::move(n));
     };
+    const auto keep = [&](size_t i, size_t j) {
+        for (size_t k = i; k < j; ++k) {
+            out.push_back(std::move(seq[k]));
+        }
+    };
     /* seq[i, j), blocks of changing lengths: one Ragged node, or the nodes themselves when few. */
     const auto ragged = [&](size_t i, size_t j) {
         const uint64_t blocks = blocks_in(i, j);
         if (blocks < kMinIndexed) {
-            for (size_t k = i; k < j; ++k) {
-                out.push_back(std::move(seq[k]));
-            }
+            keep(i, j);
             return;
         }
         Node n;
         n.kind = OpKind::Ragged;
+        n.count = blocks;
         std::vector<int64_t> &table = n.disps();
-        table.reserve(2 * blocks);
+        table.reserve(2 * blocks + 2);
+        int64_t at = 0;
+        bool overflow = false;
         each_block(i, j, [&](int64_t disp, uint64_t len) {
             table.push_back(disp);
-            table.push_back(static_cast<int64_t>(len));
+            table.push_back(at);
+            overflow = overflow || len > static_cast<uint64_t>(INT64_MAX) ||
+                       __builtin_add_overflow(at, static_cast<int64_t>(len), &at);
         });
-        n.count = table.size() / 2;
+        if (overflow) {
+            keep(i, j); /* starts that do not fit: compute_sizes refuses the ops instead */
+            return;
+        }
+        table.push_back(0);
+        table.push_back(at);
         out.push_back(std::move(n));
     };
     for (size_t i = 0; i < seq.size();) {
@@ -447,15 +464,9 @@ bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
         if (n.kind == OpKind::Loop && !compute_sizes(n.body(), &unit)) {
             return false;
         }
-        if (n.kind == OpKind::Ragged) { /* one unit: the whole table */
+        if (n.kind == OpKind::Ragged) { /* one unit: the whole table, whose last start is its size */
             units = 1;
-            unit = 0;
-            const std::vector<int64_t> &table = n.disps();
-            for (size_t k = 1; k < table.size(); k += 2) {
-                if (!add_u64(unit, static_cast<uint64_t>(table[k]), &unit)) {
-                    return false;
-                }
-            }
+            unit = static_cast<uint64_t>(n.disps().back());
         }
         if (!mul_u64(units, unit, &n.size) || !add_u64(sum, n.size, &sum)) {
             return false;
@@ -486,22 +497,9 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_
         op.start = start;
         op.size = n.size;
         op.copy = n.kind == OpKind::Blocks || n.kind == OpKind::Indexed ? copy_kind_for(n.blocklen) : CopyKind::Generic;
-        if (n.kind == OpKind::Indexed) {
+        if (n.kind == OpKind::Indexed || n.kind == OpKind::Ragged) {
             op.table = disps.size();
             disps.insert(disps.end(), n.disps().begin(), n.disps().end());
-        } else if (n.kind == OpKind::Ragged) {
-            op.table = disps.size();
-            /* (displacement, length) pairs become (displacement, start) ones, then (0, size) */
-            const std::vector<int64_t> &table = n.disps();
-            disps.reserve(disps.size() + table.size() + 2);
-            int64_t at = 0;
-            for (size_t k = 0; k < table.size(); k += 2) {
-                disps.push_back(table[k]);
-                disps.push_back(at);
-                at += table[k + 1];
-            }
-            disps.push_back(0);
-            disps.push_back(at);
         }
         start += n.size;
         ops.push_back(op);
