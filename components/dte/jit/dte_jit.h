@@ -42,8 +42,8 @@ struct Params {
     int compile = kCompileBackground;
     int compile_after = 16;
     int verbose = 0;
-    /* dte_jit_paced_above: an unpack touching more bytes (user buffer span plus packed bytes) uses the
-     * paced code; 0: this host's L2 cache size. */
+    /* dte_jit_paced_above: a pack or unpack touching more bytes (user buffer span plus packed bytes)
+     * uses the paced code; 0: this host's L2 cache size. */
     size_t paced_above = 0;
 };
 extern Params params;
@@ -67,16 +67,21 @@ struct Node {
 /* The tree of a description, or false when it is malformed (unbalanced loops, items not matching). */
 bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<Node> *out);
 
-/* Whether a type has strided blocks the paced unpack copies differently (dte_jit_codegen.cpp): blocks
+/* Whether the paced unpack differs from the unpack (dte_jit_codegen.cpp): strided blocks
  * of a cache line or less, in 8-byte pieces, loops of at least 4 blocks up to 1 KiB, whose lines it asks
  * for ahead, and elements of a few such blocks spread over twice their size, asked for ahead likewise. */
-bool has_paced_variant(const std::vector<Node> &tree, uint64_t size, int64_t extent);
+bool has_paced_unpack(const std::vector<Node> &tree, uint64_t size, int64_t extent);
+/* Whether the paced pack differs from the pack: strided blocks of more than 16 bytes up to a cache
+ * line, which it reads in 16-byte pieces instead of 32-byte ones. */
+bool has_paced_pack(const std::vector<Node> &tree);
 
-/* The functions of a fresh module of `ctx` (dte_jit_codegen.cpp) whose names are not empty: pack,
- * unpack, the paced unpack. */
+/* The functions of a module, in this order; an empty name is not generated. */
+struct FunctionNames {
+    std::string pack, unpack, pack_paced, unpack_paced;
+};
+/* A fresh module of `ctx` (dte_jit_codegen.cpp) with the functions named. */
 std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
-                                             int64_t extent, const std::string &pack_name,
-                                             const std::string &unpack_name, const std::string &paced_name);
+                                             int64_t extent, const FunctionNames &names);
 
 /*
  * The compiled code of one type signature, shared by every plan of an equal type. Plans read the
@@ -93,8 +98,9 @@ struct CodeEntry {
 
     std::atomic<pack_fn_t> pack{nullptr};
     std::atomic<unpack_fn_t> unpack{nullptr};
-    /* The paced unpack (NULL: the type has none, or not yet: it is compiled after pack and unpack are
-     * published), and the bytes a call touches above which it serves (written before it). */
+    /* The paced pack and unpack (NULL: the type has none, or not yet: they are compiled after pack and
+     * unpack are published), and the bytes a call touches above which they serve (written before them). */
+    std::atomic<pack_fn_t> pack_paced{nullptr};
     std::atomic<unpack_fn_t> unpack_paced{nullptr};
     uint64_t paced_above = 0;
     std::atomic<bool> requested{false}; /* queued for compiling (once) */

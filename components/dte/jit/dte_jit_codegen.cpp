@@ -45,8 +45,10 @@ constexpr uint64_t kUnpackPieceMax = 16;
  * 19.1; 768 bytes by 3456: 16.1 against 14.9 and 17.5 against 14.6). Longer blocks are left to
  * memcpy's own large-copy paths. */
 constexpr uint64_t kLoopCopyMax = 8192;
-/* Strided blocks up to this size get 8-byte pieces in the paced unpack (Emitter::paced_blocks). */
+/* Strided blocks up to this size get narrower pieces in the paced code (Emitter::paced_blocks): 8 bytes
+ * unpacking, 16 packing. */
 constexpr uint64_t kPacedBlockMax = 64;
+constexpr uint64_t kPacedPackPiece = 16;
 /* The paced unpack also asks for the lines of the block about this many bytes ahead in a strided loop
  * of at least kPrefetchMinBlocks blocks of at most kPrefetchBlockMax bytes: out of cache, storing
  * waits for each line to be fetched, and asking early overlaps the fetches (MILC's strided vectors of
@@ -73,7 +75,7 @@ bool strided(const Node &node)
     return !node.loop && node.count > 1 && node.stride != static_cast<int64_t>(node.blocklen);
 }
 
-/* Whether the paced unpack copies a node's blocks in 8-byte pieces (Emitter::paced_blocks). */
+/* Whether the paced code copies a node's blocks in narrower pieces (Emitter::paced_blocks). */
 bool paced_pieces(const Node &node)
 {
     return strided(node) && node.blocklen <= kPacedBlockMax;
@@ -100,11 +102,12 @@ bool prefetched_elements(const std::vector<Node> &tree, uint64_t size, int64_t e
     return size > 0 && magnitude(extent) >= 2 * size && blocks > 0 && blocks < kPrefetchMinBlocks;
 }
 
-/* Whether some node of the tree, at any depth, is copied differently by the paced unpack. */
-bool has_paced_nodes(const std::vector<Node> &tree)
+/* Whether some node of the tree, at any depth, is `paced`. */
+template <class Paced>
+bool any_node(const std::vector<Node> &tree, Paced &&paced)
 {
     for (const Node &n : tree) {
-        if (n.loop ? has_paced_nodes(n.body) : paced_pieces(n) || prefetched(n))
+        if (n.loop ? any_node(n.body, paced) : paced(n))
             return true;
     }
     return false;
@@ -112,9 +115,9 @@ bool has_paced_nodes(const std::vector<Node> &tree)
 
 class Emitter {
 public:
-    /* `paced`: the paced variant of the unpack (packing has none). */
+    /* `paced`: the variant for calls whose bytes miss the cache. */
     Emitter(llvm::LLVMContext &ctx, llvm::Module &module, bool packing, bool paced = false)
-        : ctx_(ctx), module_(module), b_(ctx), packing_(packing), paced_(paced && !packing)
+        : ctx_(ctx), module_(module), b_(ctx), packing_(packing), paced_(paced)
     {
     }
 
@@ -156,7 +159,7 @@ public:
 
         auto *body = llvm::BasicBlock::Create(ctx_, "elements", fn_);
         auto *exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
-        const bool prefetch = paced_ && prefetched_elements(tree, size, extent);
+        const bool prefetch = paced_ && !packing_ && prefetched_elements(tree, size, extent);
         const auto element = [&](llvm::Value *i) {
             llvm::Value *elem = b_.CreateGEP(b_.getInt8Ty(), base, b_.CreateMul(i, b_.getInt64(extent)));
             if (prefetch)
@@ -287,15 +290,18 @@ private:
      * paced variant copies blocks of a line or less in 8-byte pieces (64-byte blocks 1 KiB apart: 10.4
      * GB/s against 8.5 with 16-byte ones; 128 bytes apart, 2 MiB: 13.8 against 13.0; MPICH copies such
      * blocks 8 bytes at a time) — in cache they are 5-15 % slower, so the plan picks the variant by the
-     * bytes a call touches (docs/dte.md). */
+     * bytes a call touches (docs/dte.md). A pack reading such blocks from beyond the cache does so
+     * faster in 16-byte pieces than in 32-byte ones (64-byte blocks 768 bytes to 4 KiB apart, 16 MiB:
+     * 8.9-10.1 GB/s against 5.0-8.1), while in cache 32-byte ones are faster (60 against 70 GB/s). */
     bool paced_blocks(const Node &node) const { return paced_ && paced_pieces(node); }
 
     /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction:
-     * up to kInlineCopyMax straight, in 32-byte pieces when packing, 16-byte ones when unpacking, 8-byte
-     * volatile ones when paced; then by the copy loop up to kLoopCopyMax; then by memcpy. */
+     * up to kInlineCopyMax straight, in 32-byte pieces when packing, 16-byte ones when unpacking, and when
+     * paced 16-byte ones packing and 8-byte volatile ones unpacking; then by the copy loop up to
+     * kLoopCopyMax; then by memcpy. */
     void copy(llvm::Value *mem, llvm::Value *out, uint64_t len, bool paced = false)
     {
-        const uint64_t widest = packing_ ? 32 : paced ? 8 : kUnpackPieceMax;
+        const uint64_t widest = packing_ ? (paced ? kPacedPackPiece : 32) : paced ? 8 : kUnpackPieceMax;
         if (len > kInlineCopyMax) {
             if (len <= kLoopCopyMax) {
                 copy_loop(mem, out, len);
@@ -317,17 +323,17 @@ private:
             /* LLVM 14 pointers are still typed: i8* is cast to the piece's pointer type. */
             llvm::Type *ptr = type->getPointerTo();
             while (len - at >= piece) {
-                /* Paced copies are volatile: else the SLP vectorizer joins them again. */
+                /* Paced unpack copies are volatile: else the SLP vectorizer joins their scalars again. */
                 move(type, b_.CreateBitCast(mem_gep(mem, static_cast<int64_t>(at)), ptr),
-                     b_.CreateBitCast(gep(out, static_cast<int64_t>(at)), ptr), paced);
+                     b_.CreateBitCast(gep(out, static_cast<int64_t>(at)), ptr), paced && !packing_);
                 at += piece;
             }
         }
     }
 
     /* Whether the paced unpack asks for the lines of a strided BLOCKS node's blocks ahead (see
-     * kPrefetchAhead). */
-    bool prefetches(const Node &node) const { return paced_ && prefetched(node); }
+     * kPrefetchAhead; asking ahead for reading gained nothing in the pack). */
+    bool prefetches(const Node &node) const { return paced_ && !packing_ && prefetched(node); }
 
     /* Asks for writing the lines of the block some kPrefetchAhead bytes of the node's stride after block
      * k: exactly the lines it touches (a line it does not write would be fetched for nothing, which
@@ -409,22 +415,29 @@ private:
 
 } // namespace
 
-bool has_paced_variant(const std::vector<Node> &tree, uint64_t size, int64_t extent)
+bool has_paced_unpack(const std::vector<Node> &tree, uint64_t size, int64_t extent)
 {
-    return has_paced_nodes(tree) || prefetched_elements(tree, size, extent);
+    return any_node(tree, [](const Node &n) { return paced_pieces(n) || prefetched(n); }) ||
+           prefetched_elements(tree, size, extent);
+}
+
+bool has_paced_pack(const std::vector<Node> &tree)
+{
+    return any_node(tree, [](const Node &n) { return paced_pieces(n) && n.blocklen > kPacedPackPiece; });
 }
 
 std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,
-                                             int64_t extent, const std::string &pack_name,
-                                             const std::string &unpack_name, const std::string &paced_name)
+                                             int64_t extent, const FunctionNames &names)
 {
     auto module = std::make_unique<llvm::Module>("tessera_dte_jit", ctx);
-    if (!pack_name.empty())
-        Emitter(ctx, *module, true).function(pack_name, tree, size, extent);
-    if (!unpack_name.empty())
-        Emitter(ctx, *module, false).function(unpack_name, tree, size, extent);
-    if (!paced_name.empty())
-        Emitter(ctx, *module, false, true).function(paced_name, tree, size, extent);
+    const auto emit = [&](const std::string &name, bool packing, bool paced) {
+        if (!name.empty())
+            Emitter(ctx, *module, packing, paced).function(name, tree, size, extent);
+    };
+    emit(names.pack, true, false);
+    emit(names.unpack, false, false);
+    emit(names.pack_paced, true, true);
+    emit(names.unpack_paced, false, true);
     return module;
 }
 

@@ -122,13 +122,13 @@ uint64_t paced_threshold()
 }
 
 /* Generates, optimizes and adds to the JIT a module of the entry's functions whose names are not empty
- * (codegen_module), and looks them up: *addresses in the order pack, unpack, paced of those named;
+ * (codegen_module), and looks them up: *addresses in the order of FunctionNames, of those named;
  * *tracker holds the code. False on any LLVM error. */
-bool add_module(const std::shared_ptr<Engine> &engine, const CodeEntry &entry, const std::vector<std::string> &names,
+bool add_module(const std::shared_ptr<Engine> &engine, const CodeEntry &entry, const FunctionNames &names,
                 std::vector<uint64_t> *addresses, llvm::orc::ResourceTrackerSP *tracker)
 {
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    auto module = codegen_module(*ctx, entry.tree, entry.size, entry.extent, names[0], names[1], names[2]);
+    auto module = codegen_module(*ctx, entry.tree, entry.size, entry.extent, names);
     module->setDataLayout(engine->machine->createDataLayout());
     module->setTargetTriple(engine->machine->getTargetTriple().str());
     for (llvm::Function &fn : *module) {
@@ -150,7 +150,7 @@ bool add_module(const std::shared_ptr<Engine> &engine, const CodeEntry &entry, c
         return false;
     }
     /* Native code is generated here, on lookup. */
-    for (const std::string &name : names) {
+    for (const std::string &name : {names.pack, names.unpack, names.pack_paced, names.unpack_paced}) {
         if (name.empty())
             continue;
         auto symbol = jit.lookup(name);
@@ -173,7 +173,8 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     const std::string id = std::to_string(serial.fetch_add(1));
     std::vector<uint64_t> code;
     llvm::orc::ResourceTrackerSP tracker;
-    if (!add_module(engine, entry, {"tessera_dte_jit_pack_" + id, "tessera_dte_jit_unpack_" + id, ""}, &code, &tracker))
+    if (!add_module(engine, entry, {"tessera_dte_jit_pack_" + id, "tessera_dte_jit_unpack_" + id, "", ""}, &code,
+                    &tracker))
         return false;
     entry.code = std::shared_ptr<void>(nullptr, [engine, tracker](void *) { llvm::consumeError(tracker->remove()); });
     entry.compile_ms = ms_since(start);
@@ -183,22 +184,36 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     return true;
 }
 
-/* Compiles and publishes the paced unpack of an entry that has pack and unpack; a failure leaves the
- * plain unpack serving. */
+/* Whether the entry has a paced pack or unpack (dte_jit.h). */
+bool has_paced_code(const CodeEntry &entry)
+{
+    return has_paced_pack(entry.tree) || has_paced_unpack(entry.tree, entry.size, entry.extent);
+}
+
+/* Compiles and publishes the paced pack and unpack of an entry that has pack and unpack, those that
+ * differ from them; a failure leaves the plain code serving. */
 void compile_paced(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
 {
     static std::atomic<uint64_t> serial{0};
-    const std::string name = "tessera_dte_jit_unpack_paced_" + std::to_string(serial.fetch_add(1));
+    const std::string id = std::to_string(serial.fetch_add(1));
+    const bool pack = has_paced_pack(entry.tree);
+    const bool unpack = has_paced_unpack(entry.tree, entry.size, entry.extent);
     std::vector<uint64_t> paced;
     llvm::orc::ResourceTrackerSP tracker;
-    if (!add_module(engine, entry, {"", "", name}, &paced, &tracker))
+    if (!add_module(engine, entry,
+                    {"", "", pack ? "tessera_dte_jit_pack_paced_" + id : "",
+                     unpack ? "tessera_dte_jit_unpack_paced_" + id : ""},
+                    &paced, &tracker))
         return;
     /* The first module's holder goes on inside: plans may be running its code. */
     entry.code = std::shared_ptr<void>(nullptr, [first = entry.code, engine, tracker](void *) {
         llvm::consumeError(tracker->remove());
     });
     entry.paced_above = paced_threshold();
-    entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced[0]), std::memory_order_release);
+    if (pack)
+        entry.pack_paced.store(reinterpret_cast<pack_fn_t>(paced[0]), std::memory_order_release);
+    if (unpack)
+        entry.unpack_paced.store(reinterpret_cast<unpack_fn_t>(paced.back()), std::memory_order_release);
 }
 
 class Compiler {
@@ -256,9 +271,9 @@ private:
                 if (ok && config->verbose > 0)
                     std::fprintf(stderr, "dte jit: type %s ready %.1f ms (compile %.1f ms, compiled)\n",
                                  short_hash(entry->hash).c_str(), entry->ready_ms, entry->compile_ms);
-                /* The paced unpack waits behind every type queued meanwhile: it never delays their
+                /* The paced code waits behind every type queued meanwhile: it never delays their
                  * switch to compiled code. The entry is done when it is. */
-                if (ok && has_paced_variant(entry->tree, entry->size, entry->extent)) {
+                if (ok && has_paced_code(*entry)) {
                     std::lock_guard lock(mutex_);
                     queue_.push_back(Job{entry, true});
                     continue;
@@ -291,7 +306,7 @@ private:
     std::condition_variable cv_;
     struct Job {
         std::weak_ptr<CodeEntry> entry;
-        bool paced; /* the entry's paced unpack (dte_jit.h), after its pack and unpack */
+        bool paced; /* the entry's paced code (dte_jit.h), after its pack and unpack */
     };
     std::deque<Job> queue_;
     bool stop_ = false;

@@ -33,11 +33,10 @@ int register_params(const mca_base_component_t *)
         {"compile_after", "Packs and unpacks of a type before it is compiled when dte_jit_compile=uses",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},
         {"paced_above",
-         "Bytes an unpack may touch (the user buffer's span plus the packed bytes) before the compiled code "
-         "copies blocks of 64 bytes or less in 8-byte pieces and asks for the lines of strided blocks (or sparse "
-         "elements) ahead, "
-         "which fetches lines that miss the cache faster here; 0: this host's L2 cache size (hwloc), 1M when "
-         "unknown",
+         "Bytes a pack or unpack may touch (the user buffer's span plus the packed bytes) before the compiled "
+         "code copies strided blocks of 64 bytes or less in narrower pieces (16 bytes packing, 8 unpacking) and "
+         "the unpack asks for the lines of strided blocks (or sparse elements) ahead, which moves lines that miss "
+         "the cache faster here; 0: this host's L2 cache size (hwloc), 1M when unknown",
          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.paced_above},
         {"verbose",
          "1: print a line per type to stderr when its compiled code is ready (time since commit, compile time); "

@@ -65,6 +65,19 @@ int split(const JitPlan *p, size_t count, size_t offset, size_t length, Program 
     return TESSERA_SUCCESS;
 }
 
+/* The code for n whole elements: the paced one when it exists and the call touches more than the cache
+ * holds (CodeEntry::paced_above), else `plain`. */
+template <class Fn>
+Fn choose(const JitPlan *p, const std::atomic<Fn> &paced_code, Fn plain, uint64_t n)
+{
+    const Fn paced = paced_code.load(std::memory_order_acquire);
+    if (paced == nullptr)
+        return plain;
+    const int64_t extent = p->code->extent;
+    const uint64_t touched_per_element = p->size + static_cast<uint64_t>(extent < 0 ? -extent : extent);
+    return n * touched_per_element > p->code->paced_above ? paced : plain;
+}
+
 int pack(const mca_dte_plan_t *plan, const void *buf, size_t count, size_t offset, void *out, size_t length)
 {
     const JitPlan *p = jit_plan(plan);
@@ -79,7 +92,9 @@ int pack(const mca_dte_plan_t *plan, const void *buf, size_t count, size_t offse
         [&](size_t off, size_t len, size_t at) {
             return mca_dte_base_program_pack(p->program, buf, count, off, dst + at, len);
         },
-        [&](uint64_t first, uint64_t n, size_t at) { fn(static_cast<const char *>(buf), first, n, dst + at); });
+        [&](uint64_t first, uint64_t n, size_t at) {
+            choose(p, p->code->pack_paced, fn, n)(static_cast<const char *>(buf), first, n, dst + at);
+        });
 }
 
 int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, const void *in, size_t length)
@@ -91,10 +106,6 @@ int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, c
         count_use(p);
         return mca_dte_base_program_unpack(p->program, buf, count, offset, in, length);
     }
-    /* The paced code when the call touches more than the cache holds (CodeEntry::paced_above). */
-    const unpack_fn_t paced = p->code->unpack_paced.load(std::memory_order_acquire);
-    const int64_t extent = p->code->extent;
-    const uint64_t touched_per_element = p->size + static_cast<uint64_t>(extent < 0 ? -extent : extent);
     auto *src = static_cast<const char *>(in);
     return split(
         p, count, offset, length,
@@ -102,8 +113,7 @@ int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, c
             return mca_dte_base_program_unpack(p->program, buf, count, off, src + at, len);
         },
         [&](uint64_t first, uint64_t n, size_t at) {
-            const bool far = paced != nullptr && n * touched_per_element > p->code->paced_above;
-            (far ? paced : fn)(static_cast<char *>(buf), first, n, src + at);
+            choose(p, p->code->unpack_paced, fn, n)(static_cast<char *>(buf), first, n, src + at);
         });
 }
 

@@ -17,10 +17,15 @@ void check_compiled(const mca_dte_type_desc_t &t, jit::CodeEntry &entry, std::mt
     Buffer src(t, count, rng);
     for (auto [first, n] : {std::pair<uint64_t, uint64_t>{0, 5}, {0, 1}, {2, 3}, {4, 1}, {1, 0}}) {
         const auto expect = reference_pack(t, src.base, first, n);
-        std::vector<char> out(expect.size() + 16, 'x');
-        entry.pack.load()(src.base, first, n, out.data());
-        ASSERT_EQ(0, std::memcmp(out.data(), expect.data(), expect.size())) << what << " pack " << first << "+" << n;
-        ASSERT_EQ(std::string(16, 'x'), std::string(out.data() + expect.size(), 16)) << what << " wrote past the end";
+        for (jit::pack_fn_t pack : {entry.pack.load(), entry.pack_paced.load()}) {
+            if (pack == nullptr)
+                continue;
+            const std::string how = pack == entry.pack.load() ? " pack " : " paced pack ";
+            std::vector<char> out(expect.size() + 16, 'x');
+            pack(src.base, first, n, out.data());
+            ASSERT_EQ(0, std::memcmp(out.data(), expect.data(), expect.size())) << what << how << first << "+" << n;
+            ASSERT_EQ(std::string(16, 'x'), std::string(out.data() + expect.size(), 16)) << what << how << "wrote past the end";
+        }
 
         Buffer want(t, count, rng), got(t, count, rng), paced_got(t, count, rng);
         got.bytes = want.bytes;
@@ -89,13 +94,14 @@ TEST_F(DteJit, LongRowsPackAndUnpack)
 
 /* The paced unpack (dte_jit_codegen.cpp) exists for strided blocks of 64 bytes or less (8-byte pieces),
  * for strided loops of 4 blocks or more up to 1 KiB and for elements of fewer blocks up to 1 KiB spread
- * over twice their size (the lines ahead prefetched): both sides of each limit, odd lengths, both
- * directions; check_compiled runs both unpacks. */
-TEST_F(DteJit, PacedUnpackOfStridedBlocks)
+ * over twice their size (the lines ahead prefetched); the paced pack for strided blocks of 17 to 64
+ * bytes (16-byte pieces): both sides of each limit, odd lengths, both directions; check_compiled runs
+ * both packs and both unpacks. */
+TEST_F(DteJit, PacedCodeOfStridedBlocks)
 {
     std::mt19937 rng(13);
     for (uint64_t count : {3u, 5u}) {
-        for (uint64_t len : {8u, 20u, 64u, 72u, 1024u, 1032u}) {
+        for (uint64_t len : {8u, 16u, 20u, 40u, 64u, 72u, 1024u, 1032u}) {
             for (int64_t stride : {int64_t{1100}, int64_t{2048}, int64_t{-2048}}) {
                 const int64_t span = (static_cast<int64_t>(count) - 1) * stride;
                 const int64_t first = stride < 0 ? -span : 0; /* every block at or after offset 0 */
@@ -111,6 +117,7 @@ TEST_F(DteJit, PacedUnpackOfStridedBlocks)
                 const bool sparse = t.extent >= 2 * static_cast<int64_t>(t.size);
                 const bool paced = len <= 64 || (len <= 1024 && (count >= 4 || sparse));
                 EXPECT_EQ(entry->unpack_paced.load() != nullptr, paced) << count << " x " << len;
+                EXPECT_EQ(entry->pack_paced.load() != nullptr, len > 16 && len <= 64) << count << " x " << len;
                 check_compiled(t, *entry, rng,
                                std::to_string(count) + " x " + std::to_string(len) + "-byte blocks " +
                                    std::to_string(stride) + " apart");
@@ -139,6 +146,7 @@ TEST_F(DteJit, PacedUnpackOfSparseElements)
             ASSERT_NE(entry, nullptr);
             const bool paced = len <= 1024 && t.extent >= 2 * static_cast<int64_t>(t.size);
             EXPECT_EQ(entry->unpack_paced.load() != nullptr, paced) << len << " + " << gap;
+            EXPECT_EQ(entry->pack_paced.load(), nullptr) << len << " + " << gap; /* no strided blocks */
             check_compiled(t, *entry, rng, "two " + std::to_string(len) + "-byte fields " + std::to_string(gap) + " apart");
         }
     }

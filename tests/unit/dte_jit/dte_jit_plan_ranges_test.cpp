@@ -1,6 +1,6 @@
 /*
  * dte jit: the plan's pack/unpack of arbitrary byte ranges against the shared interpreter program before
- * and after the code is compiled (its paced unpack too), from several threads while it is published, with MPI_BOTTOM; the
+ * and after the code is compiled (its paced code too), from several threads while it is published, with MPI_BOTTOM; the
  * signature cache; dte_jit_compile=uses; release and close while compiling; the verbose line.
  */
 #include "dte_jit_test_util.h"
@@ -70,7 +70,7 @@ TEST_F(DteJit, PlanByteRangesEqualBaseProgramBeforeAndAfterCompiling)
         ASSERT_FALSE(code->ready());
         check_plan_ranges(t, plan, program, gen.rng(), "interpreted type " + std::to_string(i));
 
-        /* Odd types unpack whole elements with the paced code whenever they have one, even types never. */
+        /* Odd types pack and unpack whole elements with the paced code whenever they have it, even types never. */
         jit::params.paced_above = i % 2 != 0 ? 1 : size_t{1} << 50;
         jit::compiler_submit(code);
         ASSERT_TRUE(code->wait_done(30s));
