@@ -71,8 +71,9 @@ bool parse_description(const mca_dte_elem_t *elems, size_t count, std::vector<No
  * of a cache line or less, in 8-byte pieces, loops of at least 4 blocks up to 1 KiB, whose lines it asks
  * for ahead, and elements of a few such blocks spread over twice their size, asked for ahead likewise. */
 bool has_paced_unpack(const std::vector<Node> &tree, uint64_t size, int64_t extent);
-/* Whether the paced pack differs from the pack: strided blocks of more than 16 bytes up to a cache
- * line, which it reads in 16-byte pieces instead of 32-byte ones. */
+/* Whether the paced pack differs from the pack: strided blocks of 17 bytes up to a cache line, which it
+ * reads in 16-byte pieces instead of 32-byte ones, or shorter than 16 bytes and a line or more apart,
+ * which it reads by scalar loads instead of gathers. */
 bool has_paced_pack(const std::vector<Node> &tree);
 
 /* The functions of a module, in this order; an empty name is not generated. */

@@ -49,6 +49,8 @@ constexpr uint64_t kLoopCopyMax = 8192;
  * unpacking, 16 packing. */
 constexpr uint64_t kPacedBlockMax = 64;
 constexpr uint64_t kPacedPackPiece = 16;
+/* Blocks at least this far apart each touch a line of their own. */
+constexpr uint64_t kLine = 64;
 /* The paced unpack also asks for the lines of the block about this many bytes ahead in a strided loop
  * of at least kPrefetchMinBlocks blocks of at most kPrefetchBlockMax bytes: out of cache, storing
  * waits for each line to be fetched, and asking early overlaps the fetches (MILC's strided vectors of
@@ -75,10 +77,19 @@ bool strided(const Node &node)
     return !node.loop && node.count > 1 && node.stride != static_cast<int64_t>(node.blocklen);
 }
 
-/* Whether the paced code copies a node's blocks in narrower pieces (Emitter::paced_blocks). */
+/* Whether the paced unpack copies a node's blocks in narrower pieces (Emitter::paced_blocks). */
 bool paced_pieces(const Node &node)
 {
     return strided(node) && node.blocklen <= kPacedBlockMax;
+}
+
+/* Whether the paced pack reads a node's blocks differently (Emitter::paced_blocks): blocks of 17-64 bytes
+ * in 16-byte pieces, and blocks shorter than 16 bytes, each in a line of its own, by scalar loads
+ * instead of the vectorizer's gathers. */
+bool paced_pack_pieces(const Node &node)
+{
+    return paced_pieces(node) && (node.blocklen > kPacedPackPiece ||
+                                  (node.blocklen < kPacedPackPiece && magnitude(node.stride) >= kLine));
 }
 
 /* Whether the paced unpack asks for a node's blocks ahead (Emitter::prefetch_ahead). */
@@ -292,13 +303,18 @@ private:
      * blocks 8 bytes at a time) — in cache they are 5-15 % slower, so the plan picks the variant by the
      * bytes a call touches (docs/dte.md). A pack reading such blocks from beyond the cache does so
      * faster in 16-byte pieces than in 32-byte ones (64-byte blocks 768 bytes to 4 KiB apart, 16 MiB:
-     * 8.9-10.1 GB/s against 5.0-8.1), while in cache 32-byte ones are faster (60 against 70 GB/s). */
-    bool paced_blocks(const Node &node) const { return paced_ && paced_pieces(node); }
+     * 8.9-10.1 GB/s against 5.0-8.1), while in cache 32-byte ones are faster (60 against 70 GB/s).
+     * Shorter blocks a line or more apart it reads by scalar loads: the vectorizer's gathers wait longer
+     * for lines that miss (8-byte blocks 272 bytes apart, 35 MB: 2.3-2.5 against 1.9-2.5 GB/s). */
+    bool paced_blocks(const Node &node) const
+    {
+        return paced_ && (packing_ ? paced_pack_pieces(node) : paced_pieces(node));
+    }
 
     /* Copies `len` bytes between the user buffer (`mem`) and the stream (`out`), in the plan's direction:
      * up to kInlineCopyMax straight, in 32-byte pieces when packing, 16-byte ones when unpacking, and when
-     * paced 16-byte ones packing and 8-byte volatile ones unpacking; then by the copy loop up to
-     * kLoopCopyMax; then by memcpy. */
+     * paced 16-byte ones packing and 8-byte ones unpacking, the scalar ones volatile; then by the copy
+     * loop up to kLoopCopyMax; then by memcpy. */
     void copy(llvm::Value *mem, llvm::Value *out, uint64_t len, bool paced = false)
     {
         const uint64_t widest = packing_ ? (paced ? kPacedPackPiece : 32) : paced ? 8 : kUnpackPieceMax;
@@ -323,9 +339,9 @@ private:
             /* LLVM 14 pointers are still typed: i8* is cast to the piece's pointer type. */
             llvm::Type *ptr = type->getPointerTo();
             while (len - at >= piece) {
-                /* Paced unpack copies are volatile: else the SLP vectorizer joins their scalars again. */
+                /* Paced scalar copies are volatile: else the vectorizers join them again (or gather them). */
                 move(type, b_.CreateBitCast(mem_gep(mem, static_cast<int64_t>(at)), ptr),
-                     b_.CreateBitCast(gep(out, static_cast<int64_t>(at)), ptr), paced && !packing_);
+                     b_.CreateBitCast(gep(out, static_cast<int64_t>(at)), ptr), paced && piece < 16);
                 at += piece;
             }
         }
@@ -423,7 +439,7 @@ bool has_paced_unpack(const std::vector<Node> &tree, uint64_t size, int64_t exte
 
 bool has_paced_pack(const std::vector<Node> &tree)
 {
-    return any_node(tree, [](const Node &n) { return paced_pieces(n) && n.blocklen > kPacedPackPiece; });
+    return any_node(tree, paced_pack_pieces);
 }
 
 std::unique_ptr<llvm::Module> codegen_module(llvm::LLVMContext &ctx, const std::vector<Node> &tree, uint64_t size,

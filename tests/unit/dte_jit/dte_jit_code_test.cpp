@@ -95,7 +95,8 @@ TEST_F(DteJit, LongRowsPackAndUnpack)
 /* The paced unpack (dte_jit_codegen.cpp) exists for strided blocks of 64 bytes or less (8-byte pieces),
  * for strided loops of 4 blocks or more up to 1 KiB and for elements of fewer blocks up to 1 KiB spread
  * over twice their size (the lines ahead prefetched); the paced pack for strided blocks of 17 to 64
- * bytes (16-byte pieces): both sides of each limit, odd lengths, both directions; check_compiled runs
+ * bytes (16-byte pieces) and for shorter ones a line or more apart (scalar loads), not for 16 bytes
+ * (one piece either way): both sides of each limit, odd lengths, both directions; check_compiled runs
  * both packs and both unpacks. */
 TEST_F(DteJit, PacedCodeOfStridedBlocks)
 {
@@ -117,11 +118,32 @@ TEST_F(DteJit, PacedCodeOfStridedBlocks)
                 const bool sparse = t.extent >= 2 * static_cast<int64_t>(t.size);
                 const bool paced = len <= 64 || (len <= 1024 && (count >= 4 || sparse));
                 EXPECT_EQ(entry->unpack_paced.load() != nullptr, paced) << count << " x " << len;
-                EXPECT_EQ(entry->pack_paced.load() != nullptr, len > 16 && len <= 64) << count << " x " << len;
+                EXPECT_EQ(entry->pack_paced.load() != nullptr, len != 16 && len <= 64) << count << " x " << len;
                 check_compiled(t, *entry, rng,
                                std::to_string(count) + " x " + std::to_string(len) + "-byte blocks " +
                                    std::to_string(stride) + " apart");
             }
+        }
+    }
+}
+
+/* Short blocks less than a line apart share lines: the paced pack leaves them to the vectorizer. */
+TEST_F(DteJit, NoPacedPackOfDenseShortBlocks)
+{
+    std::mt19937 rng(19);
+    for (uint64_t len : {4u, 8u, 12u}) {
+        for (int64_t stride : {int64_t{16}, int64_t{40}, int64_t{64}}) {
+            std::vector<mca_dte_elem_t> blocks = {{MCA_DTE_OP_BLOCKS, 0, 5, len, 0, stride}};
+            mca_dte_type_desc_t t{};
+            t.elems = blocks.data();
+            t.elem_count = blocks.size();
+            t.size = 5 * len;
+            t.extent = 4 * stride + static_cast<int64_t>(len);
+            t.true_ub = t.extent;
+            auto entry = compile(t);
+            ASSERT_NE(entry, nullptr);
+            EXPECT_EQ(entry->pack_paced.load() != nullptr, stride >= 64) << len << " bytes " << stride << " apart";
+            check_compiled(t, *entry, rng, std::to_string(len) + "-byte blocks " + std::to_string(stride) + " apart");
         }
     }
 }
