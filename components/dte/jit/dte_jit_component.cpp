@@ -34,9 +34,10 @@ int register_params(const mca_base_component_t *)
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},
         {"paced_above",
          "Bytes a pack or unpack may touch (the user buffer's span plus the packed bytes) before the compiled "
-         "code copies strided blocks of 64 bytes or less in narrower pieces (16 bytes packing, 8 unpacking) and "
-         "the unpack asks for the lines of strided blocks (or sparse elements) ahead, which moves lines that miss "
-         "the cache faster here; 0: this host's L2 cache size (hwloc), 1M when unknown",
+         "code copies strided blocks of 64 bytes or less in narrower pieces (packing: 16 bytes, or scalar loads "
+         "for blocks under 16 bytes a line or more apart; unpacking: 8 bytes) and the unpack asks for the lines "
+         "of strided blocks (or sparse elements) ahead, which moves lines that miss the cache faster here; 0: "
+         "this host's L2 cache size (hwloc), 1M when unknown",
          MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.paced_above},
         {"verbose",
          "1: print a line per type to stderr when its compiled code is ready (time since commit, compile time); "
