@@ -10,6 +10,7 @@
 #include <deque>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frameworks/btl/base/base.h"
@@ -436,24 +437,27 @@ void on_data(const DataHeader &h, const char *data, std::size_t len)
     }
 }
 
+/* A fragment a transport handed over in several segments, in one piece (the calling thread's buffer).
+ * Apart from on_fragment, so that the common single segment does not pay for the thread-local buffer
+ * (a __tls_get_addr call in a shared library) on every fragment. */
+[[gnu::noinline]] std::pair<const char *, std::size_t> gather(const mca_btl_base_recv_desc_t *desc)
+{
+    thread_local std::vector<char> gathered;
+    gathered.clear();
+    for (std::size_t i = 0; i < desc->segment_count; ++i) {
+        const auto *p = static_cast<const char *>(desc->segments[i].seg_addr);
+        gathered.insert(gathered.end(), p, p + desc->segments[i].seg_len);
+    }
+    return {gathered.data(), gathered.size()};
+}
+
 void on_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, void *)
 {
     /* The fragment in one piece: most transports hand it over so; gather it when they do not. */
-    thread_local std::vector<char> gathered;
-    const char *bytes;
-    std::size_t len;
-    if (desc->segment_count == 1) {
-        bytes = static_cast<const char *>(desc->segments[0].seg_addr);
-        len = desc->segments[0].seg_len;
-    } else {
-        gathered.clear();
-        for (std::size_t i = 0; i < desc->segment_count; ++i) {
-            const auto *p = static_cast<const char *>(desc->segments[i].seg_addr);
-            gathered.insert(gathered.end(), p, p + desc->segments[i].seg_len);
-        }
-        bytes = gathered.data();
-        len = gathered.size();
-    }
+    const auto [bytes, len] = desc->segment_count == 1
+                                  ? std::pair{static_cast<const char *>(desc->segments[0].seg_addr),
+                                              static_cast<std::size_t>(desc->segments[0].seg_len)}
+                                  : gather(desc);
     if (len == 0) {
         return;
     }
