@@ -7,10 +7,10 @@
  * cache relies on.
  */
 #include <algorithm>
-#include <memory>
 #include <vector>
 
 #include "ompi/datatype/datatype_derived.h"
+#include "opal/held_apart.h"
 
 namespace tessera::ompi {
 
@@ -24,20 +24,9 @@ struct Node {
     int64_t stride = 0;
     /* A LOOP's body, held apart: an indexed type's tens of thousands of blocks stay 48 bytes each
      * (describing it is bound by their memory). */
-    std::unique_ptr<std::vector<Node>> loop_body;
-
-    std::vector<Node> &body()
-    {
-        if (!loop_body) {
-            loop_body = std::make_unique<std::vector<Node>>();
-        }
-        return *loop_body;
-    }
-    const std::vector<Node> &body() const
-    {
-        static const std::vector<Node> none;
-        return loop_body ? *loop_body : none;
-    }
+    tessera::opal::HeldApart<std::vector<Node>> loop_body;
+    std::vector<Node> &body() { return loop_body.get(); }
+    const std::vector<Node> &body() const { return loop_body.get(); }
 };
 
 void shift(std::vector<Node> &nodes, int64_t by)

@@ -49,7 +49,7 @@ constexpr uint64_t kLoopCopyMax = 8192;
  * unpacking, 16 packing. */
 constexpr uint64_t kPacedBlockMax = 64;
 constexpr uint64_t kPacedPackPiece = 16;
-/* Blocks at least this far apart each touch a line of their own. */
+/* A cache line: blocks at least this far apart each touch lines of their own. */
 constexpr uint64_t kLine = 64;
 /* The paced unpack also asks for the lines of the block about this many bytes ahead in a strided loop
  * of at least kPrefetchMinBlocks blocks of at most kPrefetchBlockMax bytes: out of cache, storing
@@ -389,9 +389,9 @@ private:
             /* llvm.prefetch(address, write, locality 3: keep, data cache) */
             b_.CreateCall(prefetch, {mem_gep(block, static_cast<int64_t>(at)), b_.getInt32(1), b_.getInt32(3), b_.getInt32(1)});
         };
-        for (uint64_t at = 0; at < len; at += 64)
+        for (uint64_t at = 0; at < len; at += kLine)
             line_of(at);
-        if ((len - 1) % 64 != 0)
+        if ((len - 1) % kLine != 0)
             line_of(len - 1); /* its last byte's: one line more when the block starts mid-line */
     }
 

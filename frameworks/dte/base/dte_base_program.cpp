@@ -20,6 +20,7 @@
 #include <numeric>
 
 #include "frameworks/dte/base/dte_base_program_internal.h"
+#include "opal/held_apart.h"
 #include "mca/constants.h"
 
 namespace tessera::ompi::dte {
@@ -69,51 +70,17 @@ struct Node {
      * Ragged: a displacement and a packed start per block, then (0, size)), is held apart, so that the
      * single blocks of an indexed type, tens of thousands of them, stay 56 bytes: building is bound by
      * their memory. */
-    struct Parts;
-    std::unique_ptr<Parts> parts;
-    std::vector<Node> &body();
-    const std::vector<Node> &body() const;
-    std::vector<int64_t> &disps();
-    const std::vector<int64_t> &disps() const;
-
-private:
-    Parts &own_parts();
+    struct Parts {
+        std::vector<Node> body;
+        std::vector<int64_t> disps;
+    };
+    tessera::opal::HeldApart<Parts> parts;
+    std::vector<Node> &body() { return parts.get().body; }
+    const std::vector<Node> &body() const { return parts.get().body; }
+    std::vector<int64_t> &disps() { return parts.get().disps; }
+    const std::vector<int64_t> &disps() const { return parts.get().disps; }
 };
-
-struct Node::Parts {
-    std::vector<Node> body;
-    std::vector<int64_t> disps;
-};
-
-Node::Parts &Node::own_parts()
-{
-    if (!parts) {
-        parts = std::make_unique<Parts>();
-    }
-    return *parts;
-}
-
-std::vector<Node> &Node::body()
-{
-    return own_parts().body;
-}
-
-const std::vector<Node> &Node::body() const
-{
-    static const std::vector<Node> none;
-    return parts ? parts->body : none;
-}
-
-std::vector<int64_t> &Node::disps()
-{
-    return own_parts().disps;
-}
-
-const std::vector<int64_t> &Node::disps() const
-{
-    static const std::vector<int64_t> none;
-    return parts ? parts->disps : none;
-}
+static_assert(sizeof(Node) == 56, "a single block's node holds no parts inline");
 
 /* Runs of at least this many single blocks become an Indexed op (one length) or a Ragged one (changing
  * lengths): below it a few ops cost no more than a table. */

@@ -42,7 +42,7 @@ struct Op {
     int64_t disp = 0;    /* Blocks: first block's displacement from the sequence's base; others: 0 */
     int64_t stride = 0;  /* bytes between blocks / iterations */
     uint64_t start = 0;  /* packed offset of this op inside its sequence */
-    uint64_t size = 0;   /* count * unit, never 0 (empty ops are dropped at build time) */
+    uint64_t size = 0;   /* count * unit (Ragged: unit), never 0 (empty ops are dropped at build time) */
 };
 
 CopyKind copy_kind_for(uint64_t blocklen);
