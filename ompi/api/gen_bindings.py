@@ -47,7 +47,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
 from gen_common import write_atomically  # noqa: E402
-from gen_trace import hooks_needed  # noqa: E402
+from gen_trace import after_prototype, hooks_after, hooks_before, hooks_needed  # noqa: E402
 
 HEADER_GUARD = "TESSERA_MPI_DISPATCH_H_INCLUDED"
 
@@ -206,7 +206,10 @@ def gen_header(api: mpi_api.Api) -> str:
           " * an active trace module has a hook the call feeds (mca_trace_base_hook_mask, gen_trace.hooks_needed);",
           " * MPI_Init and MPI_Init_thread always do (tracing starts when they return). */",
           "extern const tessera_mpi_dispatch_t tessera_mpi_traced;",
-          "",
+          "/* For a call whose only hooks a module may want are fed after it (gen_trace.hooks_after): what the",
+          " * traced variant reports then, called by the binding after the table's entry returned rc_. */"]
+    o += [f'__attribute__((visibility("hidden"))) {after_prototype(f)};' for f in api.functions if hooks_after(f)]
+    o += ["",
           "/* Non-zero once the table is filled. */",
           "extern int tessera_mpi_dispatch_ready;", "",
           "/* The table's initial content: every entry bootstraps, then calls the filled entry. */",
@@ -320,6 +323,17 @@ def gen_source(api: mpi_api.Api) -> str:
         if f.attrs.get("trace") == "init":
             # Tracing starts when MPI_Init returns, so MPI_Init always takes the traced path.
             o.append(f"    {ret}{traced}({call_args(f)});")
+            o.append("}")
+        elif hooks_after(f):
+            # Only hooks fed after the call: the table's entry straight, then what the traced variant
+            # would report after it (gen_trace.hooks_after).
+            o.append("    const uint32_t hooks_ = __atomic_load_n(&mca_trace_base_hook_mask, __ATOMIC_RELAXED);")
+            o.append(f"    if (TESSERA_MPI_UNLIKELY(hooks_ & ({hooks_before(f)})))")
+            o.append(f"        return {traced}({call_args(f)});")
+            o.append(f"    const int rc_ = __atomic_load_n(&tessera_mpi_dispatch.{slot(f)}, __ATOMIC_RELAXED)({call_args(f)});")
+            o.append(f"    if (TESSERA_MPI_UNLIKELY(hooks_ & ({hooks_after(f)})))")
+            o.append(f"        tessera_mpi_traced_after_{slot(f)}({call_args(f)}, rc_);")
+            o.append("    return rc_;")
             o.append("}")
         else:
             traced_call = f"{traced}({call_args(f)})"

@@ -22,6 +22,7 @@ makes from inside itself is passed on untraced. Python 3 standard library only.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -281,6 +282,36 @@ def hooks_needed(f: mpi_api.Function) -> str:
     return " | ".join(needed)
 
 
+def hooks_after(f: mpi_api.Function) -> str:
+    """Hooks of hooks_needed(f) that are fed only after the call returned, from its arguments and result
+    alone, and so without the traced variant: PMPI_x calls the table itself and then
+    tessera_mpi_traced_after_x (gen_after). A blocking send's send_done: a module that only counts
+    sends then costs the send nothing before it is handed over. Empty when there are none."""
+    return "MCA_TRACE_HOOK_SEND_DONE" if f.attrs.get("trace", "") == "send" else ""
+
+
+def hooks_before(f: mpi_api.Function) -> str:
+    """The hooks of hooks_needed(f) that need the traced variant: all but hooks_after(f)."""
+    after = hooks_after(f)
+    return " | ".join(h for h in hooks_needed(f).split(" | ") if h != after)
+
+
+def after_prototype(f: mpi_api.Function) -> str:
+    return f"void tessera_mpi_traced_after_{slot(f)}({f.params()}, int rc_)"
+
+
+def gen_after(f: mpi_api.Function) -> list[str]:
+    """tessera_mpi_traced_after_x: what the traced variant reports after the call for hooks_after(f)."""
+    b = Body()
+    p2p_role(f, f.attrs.get("trace", ""), b)
+    said = " ".join(b.after)
+    unused = [f"(void){a.name};" for a in f.args if not re.search(rf"\b{a.name}\b", said)]
+    return [f"{after_prototype(f)}", "{"] + ["    " + line for line in unused] + \
+           ["    if (TESSERA_MPI_UNLIKELY(tessera_translator_inside()))",
+            "        return; /* the runtime calling itself: see traced() */"] + \
+           ["    " + line for line in b.after] + ["}", ""]
+
+
 def traced(f: mpi_api.Function, index: int) -> list[str]:
     role = f.attrs.get("trace", "")
     ret = f.ret != "void"
@@ -334,6 +365,8 @@ def gen_trace(api: mpi_api.Api) -> str:
     o += ["};", ""]
     for i, f in enumerate(api.functions):
         o += traced(f, i)
+        if hooks_after(f):
+            o += gen_after(f)
     o += ["/* What PMPI_x calls while a trace module is active. */",
           "const tessera_mpi_dispatch_t tessera_mpi_traced = {"]
     o += [f"    traced_{slot(f)}," for f in api.functions]

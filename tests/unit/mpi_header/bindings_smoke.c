@@ -11,6 +11,7 @@
 #include "tessera_mpi_dispatch.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 __thread int tessera_translator_depth __attribute__((tls_model("initial-exec")));
@@ -109,6 +110,31 @@ static int traced_comm_rank(MPI_Comm comm, int *rank)
 }
 
 const tessera_mpi_dispatch_t tessera_mpi_traced = {.Comm_rank = traced_comm_rank};
+
+/* What a blocking send's binding calls after the table's entry when only send_done is wanted (libmpi's
+ * mpi_trace.c): MPI_Send's records its result, the others are never reached here. */
+static int sends_done, last_done_rc = -1;
+void tessera_mpi_traced_after_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                                   int rc)
+{
+    (void)buf, (void)count, (void)type, (void)dest, (void)tag, (void)comm;
+    ++sends_done;
+    last_done_rc = rc;
+}
+#define UNREACHED_AFTER(name, count_type)                                                                    \
+    void tessera_mpi_traced_after_##name(const void *buf, count_type count, MPI_Datatype type, int dest,   \
+                                         int tag, MPI_Comm comm, int rc)                                   \
+    {                                                                                                      \
+        (void)buf, (void)count, (void)type, (void)dest, (void)tag, (void)comm, (void)rc;                    \
+        abort();                                                                                           \
+    }
+UNREACHED_AFTER(Send_c, MPI_Count)
+UNREACHED_AFTER(Bsend, int)
+UNREACHED_AFTER(Bsend_c, MPI_Count)
+UNREACHED_AFTER(Ssend, int)
+UNREACHED_AFTER(Ssend_c, MPI_Count)
+UNREACHED_AFTER(Rsend, int)
+UNREACHED_AFTER(Rsend_c, MPI_Count)
 
 static int tool_barriers;
 
@@ -231,6 +257,14 @@ int main(void)
     mca_trace_base_hook_mask = 0;
     expect(MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 3 && traced_ranks == 1,
            "without one it goes straight to the table");
+    /* A module that wants only send_done: the send goes straight to the table, then its end is reported. */
+    mca_trace_base_hook_mask = MCA_TRACE_HOOK_SEND_DONE;
+    expect(MPI_Send(NULL, 0, MPI_INT, 0, 5, MPI_COMM_WORLD) == MPI_SUCCESS && sends == 2 && sends_done == 1 &&
+               last_done_rc == MPI_SUCCESS,
+           "a send wanted only when done reaches the table, then reports its result");
+    mca_trace_base_hook_mask = 0;
+    expect(MPI_Send(NULL, 0, MPI_INT, 0, 5, MPI_COMM_WORLD) == MPI_SUCCESS && sends == 3 && sends_done == 1,
+           "without such a module nothing is reported");
 
     expect(MPI_Barrier(MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION && tool_barriers == 1,
            "a tool's MPI_Barrier replaces the weak one and reaches PMPI_Barrier");
