@@ -1,6 +1,9 @@
 /* MPI_Dims_create's factorization (topology.h): the most balanced one, found by a depth-first search
  * over the divisors in non-increasing order. Balanced means the smallest difference between the largest
- * and the smallest dimension; among equals the first found (the largest leading dimension) is kept. */
+ * and the smallest dimension; among equals, the one whose smallest dimension is largest, then whose
+ * second smallest is, and so on (13 x 9 x 8 x 6 rather than 13 x 12 x 6 x 6 for 5616 in four
+ * dimensions, 21 x 16 x 15 rather than 20 x 18 x 14 for 5040 in three): the choice of MPICH, whose table
+ * of such cases (its test topo/baddims.h) this matches. */
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -18,16 +21,26 @@ struct Search {
     std::vector<long> best;
     long best_spread = -1;
 
+    /* Whether `a` beats `b` of the same spread: compared from the smallest dimension up, larger wins. */
+    static bool better_tie(const std::vector<long> &a, const std::vector<long> &b)
+    {
+        return std::lexicographical_compare(b.rbegin(), b.rend(), a.rbegin(), a.rend());
+    }
+
     /* Places the factors of `left` into `slots` more positions, none above `cap`. */
     void run(long left, int slots, long cap)
     {
         if (left == 1) {
             /* The rest are ones. */
             const long spread = current.empty() ? 0 : current.front() - (slots > 0 ? 1 : current.back());
-            if (best_spread < 0 || spread < best_spread) {
+            if (best_spread >= 0 && spread > best_spread) {
+                return;
+            }
+            std::vector<long> candidate = current;
+            candidate.resize(current.size() + static_cast<std::size_t>(slots), 1);
+            if (best_spread < 0 || spread < best_spread || better_tie(candidate, best)) {
                 best_spread = spread;
-                best = current;
-                best.resize(current.size() + static_cast<std::size_t>(slots), 1);
+                best = std::move(candidate);
             }
             return;
         }
@@ -54,8 +67,8 @@ struct Search {
             if (reach < left) {
                 break; /* smaller divisors reach even less */
             }
-            if (best_spread >= 0 && !current.empty() && current.front() - d >= best_spread) {
-                break; /* the smallest dimension only shrinks from here: no better spread */
+            if (best_spread >= 0 && !current.empty() && current.front() - d > best_spread) {
+                break; /* the smallest dimension only shrinks from here: no spread as good */
             }
             current.push_back(d);
             run(left / d, slots - 1, d);

@@ -11,7 +11,8 @@ using tessera::ompi::Topology;
 namespace {
 
 /* Every non-increasing factorization of m into k factors, the one MPI_Dims_create must give: the
- * smallest spread (largest minus smallest), and among those the lexicographically largest. */
+ * smallest spread (largest minus smallest), and among those the one whose dimensions, compared from the
+ * smallest up, are largest. */
 std::vector<int> reference_dims(int m, int k)
 {
     std::vector<int> best, current;
@@ -20,7 +21,7 @@ std::vector<int> reference_dims(int m, int k)
         if (static_cast<int>(current.size()) == k) {
             if (left == 1) {
                 const int spread = current.front() - current.back();
-                if (best_spread < 0 || spread < best_spread || (spread == best_spread && current > best)) {
+                if (best_spread < 0 || spread < best_spread || (spread == best_spread && std::lexicographical_compare(best.rbegin(), best.rend(), current.rbegin(), current.rend()))) {
                     best_spread = spread;
                     best = current;
                 }
@@ -59,6 +60,17 @@ TEST(DimsCreate, MatchesTheExhaustiveReference)
             EXPECT_EQ(dims, reference_dims(n, k)) << n << " into " << k;
         }
     }
+}
+
+/* Cases where the spread alone leaves a choice (from MPICH's topo/baddims table). */
+TEST(DimsCreate, PrefersTheBalancedMiddle)
+{
+    std::vector<int> dims(4, 0);
+    ASSERT_EQ(tessera::ompi::dims_create(5616, dims), "");
+    EXPECT_EQ(dims, (std::vector<int>{13, 9, 8, 6}));
+    dims.assign(3, 0);
+    ASSERT_EQ(tessera::ompi::dims_create(5040, dims), "");
+    EXPECT_EQ(dims, (std::vector<int>{21, 16, 15}));
 }
 
 TEST(DimsCreate, KeepsFixedDimensions)
