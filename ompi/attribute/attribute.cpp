@@ -45,11 +45,17 @@ std::string key_text(int keyval)
     return name != nullptr ? name : "keyval " + std::to_string(keyval);
 }
 
-/* The keyval as the application may use it (lock held): it exists, is not freed, and is of `kind`. */
-Keyval *usable(AttrKind kind, int keyval, std::string *error)
+/* Whether a freed keyval may still be named: to set, get and delete attributes while some remain under
+ * it (MPI-4.1 7.7.2: the key lives on until its last attribute is deleted; Open MPI and MPICH agree), but
+ * never to free it again. */
+enum class Freed : bool { Refused, Allowed };
+
+/* The keyval as the application may use it (lock held): it exists, is of `kind`, and is not freed unless
+ * `freed` allows it. */
+Keyval *usable(AttrKind kind, int keyval, std::string *error, Freed freed = Freed::Allowed)
 {
     const auto it = keyvals.find(keyval);
-    if (it == keyvals.end() || it->second.freed) {
+    if (it == keyvals.end() || (it->second.freed && freed == Freed::Refused)) {
         *error = keyval == MPI_KEYVAL_INVALID ? "the keyval is MPI_KEYVAL_INVALID"
                                               : key_text(keyval) + (it == keyvals.end() ? " was never created or is gone"
                                                                                          : " was freed");
@@ -217,7 +223,7 @@ int keyval_free(AttrKind kind, int keyval, std::string *error)
     if (!changeable(keyval, "freed", error)) {
         return MPI_ERR_KEYVAL;
     }
-    Keyval *k = usable(kind, keyval, error);
+    Keyval *k = usable(kind, keyval, error, Freed::Refused);
     if (k == nullptr) {
         return MPI_ERR_KEYVAL;
     }
@@ -256,7 +262,7 @@ int attr_set(AttrKind kind, const void *object, int keyval, void *value, std::st
         }
     }
     std::lock_guard<std::mutex> g(lock);
-    if (usable(kind, keyval, error) == nullptr) { /* the delete callback freed the key */
+    if (usable(kind, keyval, error) == nullptr) { /* gone while the delete callback ran */
         return MPI_ERR_KEYVAL;
     }
     put_entry(kind, object, keyval, value);
