@@ -269,6 +269,11 @@ bool Schedule::progress()
     return true;
 }
 
+int reserve_tag(Communicator *comm)
+{
+    return next_tag(comm);
+}
+
 int run(Schedule &schedule)
 {
     schedule.start();

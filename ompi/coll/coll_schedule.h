@@ -147,6 +147,12 @@ private:
     int error_ = MPI_SUCCESS;
 };
 
+/* Takes `comm`'s next collective number as a tag, for Schedule(comm, tag): traffic that must keep one
+ * place in the order of the calls while its schedules are made later, as the progress engine reaches
+ * them (MPI_Comm_idup's agreement: several in flight reach their exchanges in a different order in
+ * different processes). */
+int reserve_tag(Communicator *comm);
+
 /* Runs a schedule to its end (blocking collectives); returns its error class. */
 int run(Schedule &schedule);
 

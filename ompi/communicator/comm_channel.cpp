@@ -76,6 +76,16 @@ Channel channel_of(Communicator *comm)
     return ch;
 }
 
+Channel channel_of_request(Communicator *comm)
+{
+    Channel ch = channel_of(comm);
+    ch.tag = coll::reserve_tag(ch.comm);
+    if (ch.link != nullptr) {
+        ch.link_tag = coll::reserve_tag(ch.link);
+    }
+    return ch;
+}
+
 Task exchange(const Channel &ch, std::vector<int> mine, std::vector<std::uint64_t> mask, Exchanged *out,
               std::size_t max_words)
 {

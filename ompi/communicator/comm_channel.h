@@ -44,6 +44,11 @@ struct Channel {
  * intercommunicator itself between the leaders, rank 0 of each group). */
 Channel channel_of(Communicator *comm);
 
+/* The same, for a creation that runs as a request (MPI_Comm_idup): the exchanges use tags taken now,
+ * in call order, instead of taking the next collective number when each one starts — with several in
+ * flight, processes reach those starts in different orders. */
+Channel channel_of_request(Communicator *comm);
+
 struct Exchanged {
     std::vector<int> local;           /* `ints` per member, in members order */
     std::vector<int> remote;          /* `ints` per member of the other group, in its order */

@@ -19,7 +19,8 @@ namespace {
 
 using comm::Task;
 
-Task dup_task(Communicator *parent, Communicator *c, InfoEntries info, bool blocking, std::string *error)
+Task dup_task(Communicator *parent, comm::Channel ch, Communicator *c, InfoEntries info, bool blocking,
+              std::string *error)
 {
     comm::Agreement a;
     a.count = parent->is_inter() ? 2 : 1;
@@ -28,16 +29,16 @@ Task dup_task(Communicator *parent, Communicator *c, InfoEntries info, bool bloc
         *spec = comm::Spec{parent->procs, parent->rank, parent->remote_procs, parent->errhandler, info, parent->topo};
         return MPI_SUCCESS;
     };
-    Task creating = comm::create(comm::channel_of(parent), std::move(a), same, c, error);
+    Task creating = comm::create(std::move(ch), std::move(a), same, c, error);
     co_return co_await creating;
 }
 
 /* MPI_Comm_idup's request: the creation, then what a failure must undo (the attributes copied when
- * the call was made go with the unfinished communicator). */
-Task idup_task(Communicator *parent, Communicator *c, InfoEntries info)
+ * the call was made go with the unfinished communicator). The channel's tags are taken by the call. */
+Task idup_task(Communicator *parent, comm::Channel ch, Communicator *c, InfoEntries info)
 {
     std::string error;
-    Task duplicating = dup_task(parent, c, std::move(info), false, &error);
+    Task duplicating = dup_task(parent, std::move(ch), c, std::move(info), false, &error);
     const int rc = co_await duplicating;
     if (rc != MPI_SUCCESS || c->mark != Communicator::kMark) {
         attr_delete_all(AttrKind::Comm, comm_handle(c), &error);
@@ -66,7 +67,7 @@ int dup(const char *function, MPI_Comm comm, const MPI_Info *info, MPI_Comm *new
     }
     Communicator *c = comm_new();
     std::string error;
-    rc = comm::run_blocking(dup_task(parent, c, std::move(entries), true, &error));
+    rc = comm::run_blocking(dup_task(parent, comm::channel_of(parent), c, std::move(entries), true, &error));
     if ((rc = comm::finish(function, comm, c, rc, error, newcomm)) != MPI_SUCCESS) {
         return rc;
     }
@@ -97,7 +98,8 @@ int idup(const char *function, MPI_Comm comm, const MPI_Info *info, MPI_Comm *ne
         return raise_on_comm(comm, rc, function, "an attribute's copy callback failed: " + error);
     }
     *newcomm = comm_handle(c);
-    *request = pml::to_handle(comm::start_request(idup_task(parent, c, std::move(entries)), parent));
+    *request = pml::to_handle(
+        comm::start_request(idup_task(parent, comm::channel_of_request(parent), c, std::move(entries)), parent));
     return MPI_SUCCESS;
 }
 

@@ -1,7 +1,8 @@
 /* Context ids under concurrent creation: the two halves of MPI_COMM_WORLD duplicate their own half
  * over and over at the same time (and free, so ids are reused: more creations than a process has
  * ids); non-blocking duplications in flight while blocking ones run; two MPI_Comm_idup on different
- * communicators started in opposite orders by the two halves; many communicators alive at once.
+ * communicators started in opposite orders by the two halves; several MPI_Comm_idup of the same
+ * communicators in flight at once; many communicators alive at once.
  * Every communicator carries a message from each rank to the next, checked by value and checked
  * absent from the others: a collision of contexts would deliver it elsewhere.
  * Plain MPI C; also run over the translators. Argument: the number of dup/free rounds (5000). */
@@ -101,6 +102,63 @@ int main(int argc, char **argv)
         nothing_left(b, "the half's duplicate");
         MPI_Comm_free(&a);
         MPI_Comm_free(&b);
+    }
+
+    /* 5. Several duplications of the same communicators in flight at once, a blocking one among them
+     * (MPICH's comm_idup_mul): their agreements start exchanges whenever progress reaches them, in a
+     * different order in each process, and must still pair up. On an intercommunicator between the
+     * halves too. Open MPI 4.1 itself hangs when duplications of different communicators are in
+     * flight together like this (natively too): over it they all duplicate wdup. */
+    {
+        enum { kFlight = 7 };
+        const int mixed = !runtime_is("Open MPI");
+        MPI_Comm inter = MPI_COMM_NULL;
+        if (size > 1) {
+            MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 == 0 ? 1 : 0, 77, &inter);
+        }
+        for (int i = 0; i < 20; ++i) {
+            MPI_Comm d[kFlight], b;
+            MPI_Request rq[kFlight];
+            for (int k = 0; k < kFlight; ++k) {
+                const MPI_Comm parent = !mixed ? (k % 3 == 2 ? MPI_COMM_NULL : wdup)
+                                        : k % 3 == 0 ? wdup : k % 3 == 1 ? half : inter;
+                if (parent == MPI_COMM_NULL) {
+                    d[k] = MPI_COMM_NULL;
+                    rq[k] = MPI_REQUEST_NULL;
+                    continue;
+                }
+                CHECK(MPI_Comm_idup(parent, &d[k], &rq[k]) == MPI_SUCCESS, "MPI_Comm_idup %d, round %d", k, i);
+                if (k == 3) {
+                    MPI_Comm_dup(wdup, &b);
+                }
+            }
+            if (rank % 2 == 1) { /* these wait for the last one first */
+                MPI_Wait(&rq[kFlight - 1], MPI_STATUS_IGNORE);
+            }
+            MPI_Waitall(kFlight, rq, MPI_STATUSES_IGNORE);
+            ring(b, 8, i);
+            nothing_left(b, "a dup'd world among idups");
+            MPI_Comm_free(&b);
+            for (int k = 0; k < kFlight; ++k) {
+                if (d[k] == MPI_COMM_NULL) {
+                    continue;
+                }
+                if (k % 3 == 2) {
+                    int one = 1, remote = 0, expect = 0;
+                    MPI_Comm_remote_size(d[k], &expect);
+                    MPI_Allreduce(&one, &remote, 1, MPI_INT, MPI_SUM, d[k]);
+                    CHECK(remote == expect, "allreduce over an idup'd intercommunicator gave %d, not %d", remote,
+                          expect);
+                } else {
+                    ring(d[k], 9 + k, i);
+                }
+                nothing_left(d[k], "one of several idups in flight");
+                MPI_Comm_free(&d[k]);
+            }
+        }
+        if (inter != MPI_COMM_NULL) {
+            MPI_Comm_free(&inter);
+        }
     }
 
     /* 4. Many alive at once, from both halves and the world, each with its own traffic. */
