@@ -48,7 +48,7 @@ constexpr std::array kClasses{
     TESSERA_ERROR_CLASS(MPI_ERR_FILE, "invalid file handle"),
     TESSERA_ERROR_CLASS(MPI_ERR_INFO_KEY, "invalid info key (empty, or too long for MPI_MAX_INFO_KEY)"),
     TESSERA_ERROR_CLASS(MPI_ERR_INFO_NOKEY, "the info object has no such key"),
-    TESSERA_ERROR_CLASS(MPI_ERR_INFO_VALUE, "invalid info value (longer than MPI_MAX_INFO_VAL)"),
+    TESSERA_ERROR_CLASS(MPI_ERR_INFO_VALUE, "invalid info value (longer than MPI_MAX_INFO_VAL, or not one its key takes)"),
     TESSERA_ERROR_CLASS(MPI_ERR_INFO, "invalid info object"),
     TESSERA_ERROR_CLASS(MPI_ERR_IO, "input/output error"),
     TESSERA_ERROR_CLASS(MPI_ERR_KEYVAL, "invalid attribute key (freed, of another object kind, or predefined where it cannot be changed)"),

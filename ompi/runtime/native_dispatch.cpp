@@ -33,6 +33,8 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Wtime = native::wtime;
     t->Wtick = native::wtick;
     t->Pcontrol = native::pcontrol;
+    t->Alloc_mem = native::alloc_mem;
+    t->Free_mem = native::free_mem;
     /* Communicators */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;

@@ -29,6 +29,9 @@ int get_library_version(char *version, int *resultlen);
 double wtime();
 double wtick();
 int pcontrol(int level, ...);
+/* ompi/runtime/alloc_mem.cpp */
+int alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int free_mem(void *base);
 /* ompi/communicator/comm_query.cpp */
 int comm_rank(MPI_Comm comm, int *rank);
 int comm_size(MPI_Comm comm, int *size);
