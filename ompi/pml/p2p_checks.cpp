@@ -45,7 +45,9 @@ int check_args(const char *function, MPI_Comm comm, int rank, int tag, Role role
     if (!datatype_committed(out->type)) {
         return raise_on_comm(comm, MPI_ERR_TYPE, function, "the datatype is not committed (MPI_Type_commit)");
     }
-    if (buf == nullptr && count > 0 && out->type->size > 0 && rank != MPI_PROC_NULL) {
+    /* MPI_BOTTOM (NULL) with a derived type is the usual way to send absolute addresses (MPI-4.1 5.1.12):
+     * only a predefined type makes a NULL buffer certainly wrong (coll_checks.cpp says the same). */
+    if (buf == nullptr && count > 0 && out->type->size > 0 && out->type->derived == nullptr && rank != MPI_PROC_NULL) {
         return raise_on_comm(comm, MPI_ERR_BUFFER, function, "the buffer is NULL with a count of " + std::to_string(count));
     }
     return MPI_SUCCESS;

@@ -2,7 +2,8 @@
  *   - MPI_Buffer_attach, MPI_Bsend/MPI_Ibsend of small and large messages, MPI_ERR_BUFFER when the
  *     buffer is too small, MPI_Buffer_detach waiting for delivery and returning the buffer;
  *   - MPI_Mprobe/MPI_Improbe + MPI_Mrecv/MPI_Imrecv, MPI_MESSAGE_NO_PROC;
- *   - MPI_Isendrecv and MPI_Isendrecv_replace around the ring, with MPI_PROC_NULL too. */
+ *   - MPI_Isendrecv and MPI_Isendrecv_replace around the ring, with MPI_PROC_NULL too;
+ *   - sends and receives at MPI_BOTTOM with datatypes of absolute addresses. */
 #include "p2p_check.h"
 
 #include <string.h>
@@ -98,6 +99,30 @@ int main(int argc, char **argv)
     MPI_Isendrecv(out, 4, MPI_BYTE, MPI_PROC_NULL, 0, in, 4, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rq);
     MPI_Wait(&rq, &st);
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "MPI_Isendrecv with MPI_PROC_NULL on both sides");
+
+    /* MPI_BOTTOM with a datatype of absolute addresses (MPICH's pt2pt/bottom): blocking and not. */
+    {
+        int value = rank * 100 + 1, got[2] = {-1, -1};
+        MPI_Aint at[2];
+        int lens[2] = {1, 1};
+        MPI_Datatype ints[2] = {MPI_INT, MPI_INT}, mine, theirs;
+        MPI_Get_address(&value, &at[0]);
+        MPI_Type_create_struct(1, lens, at, ints, &mine);
+        MPI_Get_address(&got[0], &at[0]);
+        MPI_Get_address(&got[1], &at[1]);
+        MPI_Type_create_struct(2, lens, at, ints, &theirs);
+        MPI_Type_commit(&mine);
+        MPI_Type_commit(&theirs);
+        CHECK(MPI_Irecv(MPI_BOTTOM, 1, theirs, from, 82, MPI_COMM_WORLD, &rq) == MPI_SUCCESS, "MPI_Irecv at MPI_BOTTOM");
+        CHECK(MPI_Send(MPI_BOTTOM, 1, mine, peer, 82, MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Send from MPI_BOTTOM");
+        CHECK(MPI_Send(MPI_BOTTOM, 1, mine, peer, 82, MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Send from MPI_BOTTOM");
+        MPI_Wait(&rq, &st);
+        CHECK(MPI_Recv(MPI_BOTTOM, 1, mine, from, 82, MPI_COMM_WORLD, &st) == MPI_SUCCESS, "MPI_Recv at MPI_BOTTOM");
+        CHECK(got[0] == from * 100 + 1 && got[1] == -1 && value == from * 100 + 1,
+              "MPI_BOTTOM messages: got %d %d and %d, expected %d", got[0], got[1], value, from * 100 + 1);
+        MPI_Type_free(&mine);
+        MPI_Type_free(&theirs);
+    }
 
     free(out);
     free(in);
