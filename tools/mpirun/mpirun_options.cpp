@@ -212,6 +212,15 @@ std::optional<Options> parse_options(const std::vector<std::string> &args, std::
         }
     }
     o.program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+    /* The environment's limit, which Open MPI's and MPICH's launchers honour too (test harnesses set it). */
+    if (const char *limit = std::getenv("MPIEXEC_TIMEOUT"); limit != nullptr && !o.timeout) {
+        if (auto s = parse_seconds(limit)) {
+            o.timeout = *s;
+        } else {
+            *error = std::string("MPIEXEC_TIMEOUT (environment): '") + limit + "' is not a number of seconds > 0";
+            return std::nullopt;
+        }
+    }
     if (o.program.empty() && !o.help && !o.version) {
         *error = "no program to run (see mpirun --help)";
         return std::nullopt;
@@ -237,7 +246,8 @@ const char *usage_text()
            "  --tune FILE               read MCA parameters from FILE (INI), for mpirun and every rank\n"
            "  -x VAR, -x VAR=VALUE      export VAR (mpirun's own value, or VALUE) to every rank\n"
            "  --tag-output              prefix each output line with [jobid,rank]<stdout>: or <stderr>:\n"
-           "  --timeout S               end the job after S seconds (exit status 124)\n"
+           "  --timeout S               end the job after S seconds (exit status 124); without it,\n"
+           "                            the environment's MPIEXEC_TIMEOUT\n"
            "  --bind-to core|none       bind each rank to a core (applied by the rank's MPI_Init),\n"
            "                            or not at all (default: none)\n"
            "  --report-bindings         print where each rank is bound\n"

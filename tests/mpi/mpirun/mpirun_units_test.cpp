@@ -26,6 +26,25 @@ std::optional<Options> parse(std::vector<std::string> args, std::string *error)
 
 } // namespace
 
+TEST(MpirunOptions, TimeoutFromTheEnvironment)
+{
+    std::string error;
+    ::setenv("MPIEXEC_TIMEOUT", "7", 1);
+    auto o = parse({"prog"}, &error);
+    ASSERT_TRUE(o) << error;
+    EXPECT_DOUBLE_EQ(*o->timeout, 7);
+    o = parse({"--timeout", "3", "prog"}, &error); /* the option wins */
+    ASSERT_TRUE(o) << error;
+    EXPECT_DOUBLE_EQ(*o->timeout, 3);
+    ::setenv("MPIEXEC_TIMEOUT", "soon", 1);
+    EXPECT_FALSE(parse({"prog"}, &error));
+    EXPECT_EQ(error, "MPIEXEC_TIMEOUT (environment): 'soon' is not a number of seconds > 0");
+    ::unsetenv("MPIEXEC_TIMEOUT");
+    o = parse({"prog"}, &error);
+    ASSERT_TRUE(o) << error;
+    EXPECT_FALSE(o->timeout);
+}
+
 TEST(MpirunOptions, SpellingsAndProgram)
 {
     std::string error;
