@@ -256,6 +256,33 @@ MPI_Count datatype_elements_in(const Datatype *type, std::size_t bytes)
     return n;
 }
 
+std::size_t datatype_bytes_of(const Datatype *type, std::uint64_t elements)
+{
+    const std::uint64_t per = datatype_elements(type);
+    if (per == 0) {
+        return 0;
+    }
+    std::size_t bytes = static_cast<std::size_t>(elements / per) * type->size;
+    std::uint64_t rest = elements % per;
+    if (rest == 0) {
+        return bytes;
+    }
+    if (type->derived == nullptr) {
+        return bytes + pair_first_size(type); /* a pair type: one of its two members */
+    }
+    for (const TypeRun &r : type->derived->runs) {
+        const std::uint64_t instances = static_cast<std::uint64_t>(r.blocklen) * static_cast<std::uint64_t>(r.count);
+        const std::uint64_t run = instances * datatype_elements(r.child);
+        if (rest >= run) {
+            bytes += static_cast<std::size_t>(instances) * r.child->size;
+            rest -= run;
+            continue;
+        }
+        return bytes + datatype_bytes_of(r.child, rest);
+    }
+    return bytes;
+}
+
 /* Derived handles are the addresses of their objects; anything else below the first page, or without
  * the object's mark, is no datatype. */
 const Datatype *derived_lookup(MPI_Datatype handle)

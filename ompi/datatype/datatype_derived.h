@@ -85,6 +85,10 @@ std::uint64_t datatype_elements(const Datatype *type);
  * inside a basic element. */
 MPI_Count datatype_elements_in(const Datatype *type, std::size_t bytes);
 
+/* The packed bytes of the first `elements` basic elements of a stream of `type`: the inverse of
+ * datatype_elements_in (MPI_Status_set_elements). */
+std::size_t datatype_bytes_of(const Datatype *type, std::uint64_t elements);
+
 inline DerivedType *derived_of(const Datatype *type)
 {
     return type != nullptr ? type->derived : nullptr;

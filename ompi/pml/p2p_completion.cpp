@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/pml/p2p_generalized.h"
 #include "ompi/pml/pml_engine.h"
 #include "ompi/runtime/runtime.h"
 
@@ -18,7 +19,7 @@ namespace {
 int retire(MPI_Request *handle, MPI_Status *status)
 {
     Request *r = pml::from_handle(*handle);
-    const int error = r->status.MPI_ERROR;
+    const int error = r->kind == pml::Kind::Generalized ? pml::generalized_retire(r) : r->status.MPI_ERROR;
     if (status != MPI_STATUS_IGNORE) {
         *status = r->status;
     }
@@ -46,7 +47,9 @@ void empty(MPI_Status *status)
 
 int raise_request_error(const char *function, const Request *r, int error)
 {
-    return raise_on_comm(r != nullptr ? comm_handle(r->comm) : MPI_COMM_WORLD, error, function,
+    /* A generalized request belongs to no communicator: MPI_COMM_SELF, as for other such objects. */
+    const MPI_Comm on = r == nullptr ? MPI_COMM_WORLD : r->comm == nullptr ? MPI_COMM_SELF : comm_handle(r->comm);
+    return raise_on_comm(on, error, function,
                          error == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer"
                                                    : "the operation failed");
 }
@@ -279,13 +282,16 @@ int request_free(MPI_Request *request)
     if (r == nullptr) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "the request is MPI_REQUEST_NULL");
     }
+    /* A generalized request's free_fn runs now, as in MPICH; the request waits for MPI_Grequest_complete. */
+    const int freed = r->kind == pml::Kind::Generalized ? pml::generalized_free(r) : MPI_SUCCESS;
     if (r->complete || (r->persistent && !r->active)) {
         pml::request_release(r);
     } else {
-        r->freed = true; /* released by the engine when it completes */
+        r->freed = true; /* released by the engine (or MPI_Grequest_complete) when it completes */
     }
     *request = MPI_REQUEST_NULL;
-    return MPI_SUCCESS;
+    return freed == MPI_SUCCESS ? MPI_SUCCESS
+                                : raise_on_comm(MPI_COMM_SELF, freed, "MPI_Request_free", "the request's free_fn failed");
 }
 
 int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -300,6 +306,9 @@ int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         pml::progress();
     }
     *flag = r->complete;
+    if (r->complete && r->kind == pml::Kind::Generalized) {
+        pml::generalized_query(r);
+    }
     if (r->complete && status != MPI_STATUS_IGNORE) {
         *status = r->status;
     }
@@ -311,6 +320,11 @@ int cancel(MPI_Request *request)
     Request *r = pml::from_handle(*request);
     if (r == nullptr) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "the request is MPI_REQUEST_NULL");
+    }
+    if (r->kind == pml::Kind::Generalized) {
+        const int rc = pml::generalized_cancel(r);
+        return rc == MPI_SUCCESS ? MPI_SUCCESS
+                                 : raise_on_comm(MPI_COMM_SELF, rc, "MPI_Cancel", "the request's cancel_fn failed");
     }
     if (r->kind == pml::Kind::Coll) {
         return raise_on_comm(comm_handle(r->comm), MPI_ERR_REQUEST, "MPI_Cancel",

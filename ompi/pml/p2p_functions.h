@@ -110,6 +110,20 @@ int cancel(MPI_Request *request);
 int test_cancelled(const MPI_Status *status, int *flag);
 int get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int status_set_cancelled(MPI_Status *status, int flag);
+/* ompi/pml/p2p_generalized.cpp */
+int grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                   MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+int grequest_complete(MPI_Request request);
+int status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+int status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int status_get_source(const MPI_Status *status, int *source);
+int status_get_tag(const MPI_Status *status, int *tag);
+int status_get_error(const MPI_Status *status, int *error);
+int status_set_source(MPI_Status *status, int source);
+int status_set_tag(MPI_Status *status, int tag);
+int status_set_error(MPI_Status *status, int error);
 
 } // namespace tessera::ompi::native
 

@@ -21,8 +21,9 @@
 namespace tessera::ompi::pml {
 
 /* Coll: a non-blocking collective, completed by the work it owns (ompi/coll/coll_schedule.h), not by
- * the matching engine. */
-enum class Kind : uint8_t { Send, Recv, Coll };
+ * the matching engine. Generalized: completed by the application (p2p_generalized.h); its work holds
+ * the callbacks. */
+enum class Kind : uint8_t { Send, Recv, Coll, Generalized };
 enum class SendMode : uint8_t { Standard, Sync, Ready, Buffered /* persistent MPI_Bsend_init */ };
 
 /* What a request of kind Coll runs: owned by the request, destroyed when it is released. */
@@ -64,7 +65,7 @@ struct Request {
     mca_btl_base_stripe_t stripe{};
     std::vector<char> packed;  /* send of a non-contiguous type: the packed message */
 
-    std::unique_ptr<RequestWork> work; /* Kind::Coll */
+    std::unique_ptr<RequestWork> work; /* Kind::Coll, Kind::Generalized */
 
     Request *parent = nullptr; /* a compound request (MPI_Isendrecv) this one completes into */
     int children = 0;          /* compound: children still running */

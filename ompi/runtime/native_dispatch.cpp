@@ -229,6 +229,18 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Test_cancelled = native::test_cancelled;
     t->Get_count = native::get_count;
     t->Get_count_c = native::get_count_c;
+    t->Status_set_cancelled = native::status_set_cancelled;
+    t->Grequest_start = native::grequest_start;
+    t->Grequest_complete = native::grequest_complete;
+    t->Status_set_elements = native::status_set_elements;
+    t->Status_set_elements_c = native::status_set_elements_c;
+    t->Status_set_elements_x = native::status_set_elements_x;
+    t->Status_get_source = native::status_get_source;
+    t->Status_get_tag = native::status_get_tag;
+    t->Status_get_error = native::status_get_error;
+    t->Status_set_source = native::status_set_source;
+    t->Status_set_tag = native::status_set_tag;
+    t->Status_set_error = native::status_set_error;
     t->Get_elements = native::get_elements;
     t->Get_elements_c = native::get_elements_c;
     /* Datatypes (issue 6) */
