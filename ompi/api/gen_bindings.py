@@ -127,7 +127,8 @@ def fallback(api: mpi_api.Api, f: mpi_api.Function, direct: bool = False) -> lis
 # class on the object named by errh=. What is checked, by kind:
 #   handle:<class>, in by value   the library knows the handle (tessera_mpi_handle_valid), for the
 #                                 classes of CHECKED_HANDLE_CLASSES (those the library has objects for)
-#   count, in by value            not negative (MPI_ERR_COUNT)
+#   count, in by value            not negative (MPI_ERR_COUNT), unless `conditional`: significant in some
+#                                 calls only (at the root, or without MPI_IN_PLACE), left to the library
 #   tag, in by value              not negative unless one of its special= values (MPI_ERR_TAG)
 #   outputs                       not NULL (MPI_ERR_ARG): scalars and handles by pointer, strings of a
 #                                 fixed size (max=), addr_out. A string sized by an argument (maxlen=)
@@ -163,7 +164,7 @@ def checks(f: mpi_api.Function) -> list[tuple[str, str, str]]:
             code, noun = CHECKED_HANDLE_CLASSES[kp]
             handles.append((f"!tessera_mpi_handle_valid(TESSERA_MPI_OBJ_{KIND_OF_CLASS[kp]}, (const void *){a.name})",
                             code, f"invalid {noun} in argument '{a.name}'"))
-        elif by_value and kb == "count" and not a.attrs.get("special"):
+        elif by_value and kb == "count" and not a.attrs.get("special") and "conditional" not in a.flags:
             out.append((f"{a.name} < 0", "MPI_ERR_COUNT", f"negative count in argument '{a.name}'"))
         elif by_value and kb == "tag":
             specials = [f" && {a.name} != MPI_{s}" for s in a.list_attr("special")]

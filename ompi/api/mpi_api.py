@@ -28,7 +28,7 @@ VOID_KINDS = {"buffer", "mem", "addr_out", "attr_out", "opaque", "tool_buffer", 
 OTHER_KINDS = {"status", "string", "argv", "argv_ptr", "argvs", "varargs"}
 VALUE_ATTRS = {"len", "valid", "count", "type", "bytes", "sentinels", "special", "max", "maxlen",
                "keyval", "parts"}
-FLAG_ATTRS = {"ignorable"}
+FLAG_ATTRS = {"ignorable", "conditional"}
 FUNCTION_ATTRS = {"cat", "errh", "large", "ret", "trace"}
 CATEGORIES = {"abi", "attr", "coll", "comm", "dpm", "dtype", "env", "errh", "group", "icoll", "info",
               "io", "op", "p2p", "part", "pcoll", "request", "rma", "session", "status", "tool", "topo"}
@@ -400,6 +400,8 @@ def _check_arg(api, f, a, classes, callbacks, constant):
         p.append("an output string needs max= or maxlen=")
     if "ignorable" in a.flags and kb != "status":
         p.append("ignorable applies to status only")
+    if "conditional" in a.flags and a.direction != "in":
+        p.append("conditional applies to inputs only")
     return p
 
 

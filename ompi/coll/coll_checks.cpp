@@ -97,6 +97,14 @@ int check_op(const Call &c, MPI_Op handle, const Datatype *type, const Op **out)
     return MPI_SUCCESS;
 }
 
+int check_count(const Call &c, MPI_Count count, const char *arg)
+{
+    if (count < 0) {
+        return c.raise(MPI_ERR_COUNT, "negative count " + std::to_string(count) + " in argument '" + arg + "'");
+    }
+    return MPI_SUCCESS;
+}
+
 int check_not_in_place(const Call &c, const void *buf, const char *arg)
 {
     if (buf == MPI_IN_PLACE) {

@@ -1,7 +1,7 @@
 /*
  * Argument checks of the collective functions (MPI-4.1 chapter 6) that need the library's state, and
  * the call of the selected module (the generated checks in mpi_checked.c cover the communicator handle,
- * negative scalar counts and NULL request pointers). Errors are raised on the communicator's handler
+ * the scalar counts every call uses and NULL request pointers). Errors are raised on the communicator's handler
  * with a message that names the argument and says what is wrong.
  */
 #ifndef TESSERA_OMPI_COLL_COLL_CHECKS_H
@@ -58,6 +58,10 @@ int check_type(const Call &c, MPI_Datatype handle, const char *arg, const Dataty
 int check_types(const Call &c, const MPI_Datatype *handles, const char *arg, std::vector<mca_coll_dt_t> *out);
 /* An op, defined on `type` (op_check). */
 int check_op(const Call &c, MPI_Op handle, const Datatype *type, const Op **out);
+/* A scalar count where this call makes it significant: not negative. The generated checks leave the
+ * counts some calls ignore (at the root only, or not with MPI_IN_PLACE: `conditional` in mpi_api.txt)
+ * to this. */
+int check_count(const Call &c, MPI_Count count, const char *arg);
 /* MPI_IN_PLACE where the standard does not allow it. */
 int check_not_in_place(const Call &c, const void *buf, const char *arg);
 /* A buffer of `count` elements of `type`: not MPI_IN_PLACE (where the standard does not allow it there)

@@ -31,8 +31,11 @@ struct Side {
 };
 
 int check_fixed(const Call &c, const void *buf, MPI_Count count, MPI_Datatype datatype, std::size_t per_rank_total,
-                const char *buf_arg, const char *type_arg, Side *out)
+                const char *buf_arg, const char *count_arg, const char *type_arg, Side *out)
 {
+    if (int rc = check_count(c, count, count_arg); rc != MPI_SUCCESS) {
+        return rc;
+    }
     out->count = static_cast<std::size_t>(count);
     int rc = check_type(c, datatype, type_arg, &out->type);
     rc = rc != MPI_SUCCESS ? rc : check_buffer(c, buf, out->count * per_rank_total, out->type, buf_arg);
@@ -81,9 +84,10 @@ int fixed_impl(Fixed which, const char *function, const void *sbuf, MPI_Count sc
     const auto n = static_cast<std::size_t>(c.peers());
     rc = check_in_place_inter(c, sbuf, "sendbuf");
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
-        rc = check_fixed(c, sbuf, scount, stype, which == Fixed::Alltoall ? n : 1, "sendbuf", "sendtype", &send);
+        rc = check_fixed(c, sbuf, scount, stype, which == Fixed::Alltoall ? n : 1, "sendbuf", "sendcount", "sendtype",
+                         &send);
     }
-    rc = rc != MPI_SUCCESS ? rc : check_fixed(c, rbuf, rcount, rtype, n, "recvbuf", "recvtype", &recv);
+    rc = rc != MPI_SUCCESS ? rc : check_fixed(c, rbuf, rcount, rtype, n, "recvbuf", "recvcount", "recvtype", &recv);
     rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -120,7 +124,7 @@ int allgatherv_impl(const char *function, const void *sbuf, MPI_Count scount, MP
     }
     rc = check_in_place_inter(c, sbuf, "sendbuf");
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
-        rc = check_fixed(c, sbuf, scount, stype, 1, "sendbuf", "sendtype", &send);
+        rc = check_fixed(c, sbuf, scount, stype, 1, "sendbuf", "sendcount", "sendtype", &send);
     }
     rc = rc != MPI_SUCCESS
              ? rc

@@ -36,8 +36,11 @@ struct Side {
 };
 
 int check_side(const Call &c, const void *buf, MPI_Count count, MPI_Datatype datatype, const char *buf_arg,
-               const char *type_arg, Side *out)
+               const char *count_arg, const char *type_arg, Side *out)
 {
+    if (int rc = check_count(c, count, count_arg); rc != MPI_SUCCESS) {
+        return rc;
+    }
     out->count = static_cast<std::size_t>(count);
     int rc = check_type(c, datatype, type_arg, &out->type);
     return rc != MPI_SUCCESS ? rc : check_buffer(c, buf, out->count, out->type, buf_arg);
@@ -82,17 +85,21 @@ int check_rooted(const char *function, bool vector, bool own_is_send, const Args
         return rc;
     }
     k->at_root = c.is_root(root);
+    if (k->at_root && !vector && (rc = check_count(c, all.count, all.count_arg)) != MPI_SUCCESS) {
+        return rc;
+    }
     std::size_t total = static_cast<std::size_t>(all.count) * static_cast<std::size_t>(c.peers());
     rc = check_in_place_at_root(c, own.buf, k->at_root, own.buf_arg);
     if (rc == MPI_SUCCESS && own.buf != MPI_IN_PLACE && c.is_member(root)) {
-        rc = check_side(c, own.buf, own.count, own.type, own.buf_arg, own.type_arg, &k->own);
+        rc = check_side(c, own.buf, own.count, own.type, own.buf_arg, own.count_arg, own.type_arg, &k->own);
     }
     if (rc == MPI_SUCCESS && k->at_root && vector) {
         rc = check_counts(c, all.counts, all.count_arg, &k->counts, &total);
         rc = rc != MPI_SUCCESS ? rc : check_displs(c, all.displs, "displs", &k->offsets);
     }
     if (rc == MPI_SUCCESS && k->at_root) {
-        rc = check_side(c, all.buf, static_cast<MPI_Count>(total), all.type, all.buf_arg, all.type_arg, &k->all);
+        rc = check_side(c, all.buf, static_cast<MPI_Count>(total), all.type, all.buf_arg, all.count_arg, all.type_arg,
+                        &k->all);
         const Side &send = own_is_send ? k->own : k->all;
         const Side &recv = own_is_send ? k->all : k->own;
         const void *sbuf = own_is_send ? own.buf : all.buf;
@@ -110,7 +117,8 @@ int gather_impl(const char *function, bool vector, const void *sbuf, MPI_Count s
 {
     Checked k;
     const Args<Count, Disp> send{sbuf, scount, nullptr, nullptr, stype, "sendbuf", "sendcount", "sendtype"};
-    const Args<Count, Disp> recv{rbuf, rcount, rcounts, displs, rtype, "recvbuf", "recvcounts", "recvtype"};
+    const Args<Count, Disp> recv{rbuf, rcount, rcounts, displs, rtype, "recvbuf",
+                                 vector ? "recvcounts" : "recvcount", "recvtype"};
     if (int rc = check_rooted(function, vector, true, send, recv, root, comm, &k); rc != MPI_SUCCESS) {
         return rc;
     }
@@ -147,7 +155,8 @@ int scatter_impl(const char *function, bool vector, const void *sbuf, const Coun
 {
     Checked k;
     const Args<Count, Disp> recv{rbuf, rcount, nullptr, nullptr, rtype, "recvbuf", "recvcount", "recvtype"};
-    const Args<Count, Disp> send{sbuf, scount, scounts, displs, stype, "sendbuf", "sendcounts", "sendtype"};
+    const Args<Count, Disp> send{sbuf, scount, scounts, displs, stype, "sendbuf",
+                                 vector ? "sendcounts" : "sendcount", "sendtype"};
     if (int rc = check_rooted(function, vector, false, recv, send, root, comm, &k); rc != MPI_SUCCESS) {
         return rc;
     }

@@ -65,6 +65,11 @@ int main(int argc, char **argv)
         displs[r] = r;
     }
     EXPECT_CLASS(MPI_Allgatherv(a, 1, MPI_INT, b, counts, displs, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    /* Negative counts where they are significant (the library checks them, not the bindings: elsewhere
+     * the standard ignores them, coll_inplace passes -1 there). */
+    EXPECT_CLASS(MPI_Gather(a, -1, MPI_INT, b, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    EXPECT_CLASS(MPI_Scatter(a, 1, MPI_INT, b, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    EXPECT_CLASS(MPI_Alltoall(a, -1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT);
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
     EXPECT_CLASS(MPI_Bcast(a, 1, vec, 0, MPI_COMM_WORLD), MPI_ERR_TYPE); /* not committed */

@@ -1,5 +1,6 @@
 /*
- * MPI_IN_PLACE everywhere MPI-4.1 chapter 6 allows it: the send buffer of the root of MPI_Gather(v) and
+ * MPI_IN_PLACE everywhere MPI-4.1 chapter 6 allows it, with -1 and MPI_DATATYPE_NULL in the arguments
+ * it (or being away from the root) makes insignificant: the send buffer of the root of MPI_Gather(v) and
  * MPI_Reduce, the receive buffer of the root of MPI_Scatter(v), the send buffer of every rank for
  * MPI_Allgather(v), MPI_Alltoall(v,w), MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Scan and
  * MPI_Exscan; blocking and non-blocking. The data each rank keeps in place must be used and must not be
@@ -8,6 +9,12 @@
 #include "coll_check.h"
 
 static int rank, size;
+
+/* What an application may pass for the arguments the standard ignores (with MPI_IN_PLACE, or away from
+ * the root), as MPICH's test suite does: they must not be checked. */
+#define IGNORED (-1)
+#define SEND_TYPE(ignored) ((ignored) ? MPI_DATATYPE_NULL : MPI_INT)
+#define RECV_TYPE(ignored) ((ignored) ? MPI_DATATYPE_NULL : MPI_INT)
 
 #define RUN(mode, blocking_call, nonblocking_call)                                                         \
     do {                                                                                                   \
@@ -50,9 +57,10 @@ static void rooted(size_t n, enum mode mode)
         mine[i] = value(rank, i);
     }
     RUN(mode,
-        MPI_Gather(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, test_comm),
-        MPI_Igather(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, (int)n, MPI_INT, root, test_comm,
-                    &rq_));
+        MPI_Gather(rank == root ? MPI_IN_PLACE : mine, rank == root ? IGNORED : (int)n, SEND_TYPE(rank == root), all,
+                   rank == root ? (int)n : IGNORED, RECV_TYPE(rank != root), root, test_comm),
+        MPI_Igather(rank == root ? MPI_IN_PLACE : mine, rank == root ? IGNORED : (int)n, SEND_TYPE(rank == root), all,
+                    rank == root ? (int)n : IGNORED, RECV_TYPE(rank != root), root, test_comm, &rq_));
     for (size_t i = 0; i < all_n && rank == root; ++i) {
         EXPECT_AT(all, i, value((int)(i / (n ? n : 1)), i % (n ? n : 1)), "MPI_Gather");
     }
@@ -63,10 +71,10 @@ static void rooted(size_t n, enum mode mode)
         displs[r] = r * (int)n;
     }
     RUN(mode,
-        MPI_Gatherv(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, counts, displs, MPI_INT, root,
-                    test_comm),
-        MPI_Igatherv(rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, all, counts, displs, MPI_INT, root,
-                     test_comm, &rq_));
+        MPI_Gatherv(rank == root ? MPI_IN_PLACE : mine, rank == root ? IGNORED : (int)n, SEND_TYPE(rank == root), all,
+                    counts, displs, MPI_INT, root, test_comm),
+        MPI_Igatherv(rank == root ? MPI_IN_PLACE : mine, rank == root ? IGNORED : (int)n, SEND_TYPE(rank == root),
+                     all, counts, displs, MPI_INT, root, test_comm, &rq_));
     for (size_t i = 0; i < all_n && rank == root; ++i) {
         EXPECT_AT(all, i, value((int)(i / (n ? n : 1)), i % (n ? n : 1)), "MPI_Gatherv");
     }
@@ -75,8 +83,10 @@ static void rooted(size_t n, enum mode mode)
         mine[i] = SENTINEL;
     }
     RUN(mode,
-        MPI_Scatter(all, (int)n, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root, test_comm),
-        MPI_Iscatter(all, (int)n, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root,
+        MPI_Scatter(all, rank == root ? (int)n : IGNORED, SEND_TYPE(rank != root), rank == root ? MPI_IN_PLACE : mine,
+                    rank == root ? IGNORED : (int)n, RECV_TYPE(rank == root), root, test_comm),
+        MPI_Iscatter(all, rank == root ? (int)n : IGNORED, SEND_TYPE(rank != root),
+                     rank == root ? MPI_IN_PLACE : mine, rank == root ? IGNORED : (int)n, RECV_TYPE(rank == root), root,
                      test_comm, &rq_));
     for (size_t i = 0; i < n && rank != root; ++i) {
         EXPECT_AT(mine, i, value(rank, i), "MPI_Scatter");
@@ -86,10 +96,10 @@ static void rooted(size_t n, enum mode mode)
         EXPECT_AT(all, (size_t)root * n + i, value(root, i), "MPI_Scatter (the root's block)");
     }
     RUN(mode,
-        MPI_Scatterv(all, counts, displs, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root,
-                     test_comm),
-        MPI_Iscatterv(all, counts, displs, MPI_INT, rank == root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, root,
-                      test_comm, &rq_));
+        MPI_Scatterv(all, counts, displs, MPI_INT, rank == root ? MPI_IN_PLACE : mine,
+                     rank == root ? IGNORED : (int)n, RECV_TYPE(rank == root), root, test_comm),
+        MPI_Iscatterv(all, counts, displs, MPI_INT, rank == root ? MPI_IN_PLACE : mine,
+                      rank == root ? IGNORED : (int)n, RECV_TYPE(rank == root), root, test_comm, &rq_));
     for (size_t i = 0; i < n && rank != root; ++i) {
         EXPECT_AT(mine, i, value(rank, i), "MPI_Scatterv");
     }
@@ -127,8 +137,8 @@ static void everyone(size_t n, enum mode mode)
     for (size_t i = 0; i < n; ++i) {
         all[(size_t)rank * n + i] = value(rank, i);
     }
-    RUN(mode, MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm),
-        MPI_Iallgather(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm, &rq_));
+    RUN(mode, MPI_Allgather(MPI_IN_PLACE, IGNORED, MPI_DATATYPE_NULL, all, (int)n, MPI_INT, test_comm),
+        MPI_Iallgather(MPI_IN_PLACE, IGNORED, MPI_DATATYPE_NULL, all, (int)n, MPI_INT, test_comm, &rq_));
     for (size_t i = 0; i < all_n; ++i) {
         EXPECT_AT(all, i, value((int)(i / n), i % n), "MPI_Allgather");
     }
@@ -140,8 +150,8 @@ static void everyone(size_t n, enum mode mode)
     for (size_t i = 0; i < all_n; ++i) {
         all[i] = (size_t)rank * n <= i && i < (size_t)(rank + 1) * n ? value(rank, i % n) : SENTINEL;
     }
-    RUN(mode, MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, all, counts, displs, MPI_INT, test_comm),
-        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_INT, all, counts, displs, MPI_INT, test_comm, &rq_));
+    RUN(mode, MPI_Allgatherv(MPI_IN_PLACE, IGNORED, MPI_DATATYPE_NULL, all, counts, displs, MPI_INT, test_comm),
+        MPI_Iallgatherv(MPI_IN_PLACE, IGNORED, MPI_DATATYPE_NULL, all, counts, displs, MPI_INT, test_comm, &rq_));
     for (size_t i = 0; i < all_n; ++i) {
         EXPECT_AT(all, i, value((int)(i / n), i % n), "MPI_Allgatherv");
     }
@@ -151,8 +161,8 @@ static void everyone(size_t n, enum mode mode)
             all[(size_t)p * n + i] = value2(rank, p, i);
         }
     }
-    RUN(mode, MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm),
-        MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_INT, all, (int)n, MPI_INT, test_comm, &rq_));
+    RUN(mode, MPI_Alltoall(MPI_IN_PLACE, IGNORED, MPI_DATATYPE_NULL, all, (int)n, MPI_INT, test_comm),
+        MPI_Ialltoall(MPI_IN_PLACE, IGNORED, MPI_DATATYPE_NULL, all, (int)n, MPI_INT, test_comm, &rq_));
     for (int p = 0; p < size; ++p) {
         for (size_t i = 0; i < n; ++i) {
             EXPECT_AT(all, (size_t)p * n + i, value2(p, rank, i), "MPI_Alltoall");
