@@ -10,9 +10,30 @@ int Call::raise(int code, const std::string &detail) const
     return raise_on_comm(handle, code, function, detail);
 }
 
+namespace {
+
+thread_local const PersistentCall *current_persistent = nullptr;
+
+} // namespace
+
+PersistentCallScope::PersistentCallScope(const PersistentCall &call) : outer_(current_persistent)
+{
+    current_persistent = &call;
+}
+
+PersistentCallScope::~PersistentCallScope()
+{
+    current_persistent = outer_;
+}
+
+const PersistentCall *persistent_call()
+{
+    return current_persistent;
+}
+
 int check_comm(const char *function, MPI_Comm handle, Call *out)
 {
-    out->function = function;
+    out->function = current_persistent != nullptr ? current_persistent->function : function;
     out->handle = handle;
     if (int rc = require_initialized(handle, function); rc != MPI_SUCCESS) {
         return rc;

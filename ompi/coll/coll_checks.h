@@ -45,6 +45,25 @@ struct Call {
     int raise(int code, const std::string &detail) const;
 };
 
+/* A persistent collective's call running through its I-form entry (coll_persistent.cpp): the _init
+ * call (the checks only: dispatch starts nothing) or MPI_Start. Errors are named after it. */
+struct PersistentCall {
+    const char *function;
+    bool check_only;
+};
+class PersistentCallScope {
+public:
+    explicit PersistentCallScope(const PersistentCall &call);
+    ~PersistentCallScope();
+    PersistentCallScope(const PersistentCallScope &) = delete;
+    PersistentCallScope &operator=(const PersistentCallScope &) = delete;
+
+private:
+    const PersistentCall *outer_;
+};
+/* The call in progress on this thread, or nullptr. */
+const PersistentCall *persistent_call();
+
 /* MPI is initialized and the communicator exists. */
 int check_comm(const char *function, MPI_Comm handle, Call *out);
 /* A root rank of the communicator; of the remote group, MPI_ROOT or MPI_PROC_NULL on an
@@ -102,6 +121,9 @@ int dispatch(const Call &c, Fn fn, mca_coll_base_module_t *module, IFn ifn, mca_
     if (ifn == nullptr) {
         *request = MPI_REQUEST_NULL;
         return missing(c);
+    }
+    if (const PersistentCall *p = persistent_call(); p != nullptr && p->check_only) {
+        return MPI_SUCCESS;
     }
     tessera_request *r = nullptr;
     const int rc = ifn(args..., &r, to_c(c.comm), imodule);

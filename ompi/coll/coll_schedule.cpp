@@ -62,6 +62,19 @@ int next_tag(Communicator *comm)
     return pml::kTagCollFirst - static_cast<int>(comm->coll_seq++ % kTagSpan);
 }
 
+/* The persistent collective being started on this thread (FixedTagScope). */
+thread_local const FixedTags *fixed = nullptr;
+
+int take_tag(Communicator *comm)
+{
+    return fixed != nullptr && fixed->comm == comm ? fixed->tag : next_tag(comm);
+}
+
+int take_local_tag(Communicator *comm, Communicator *local)
+{
+    return fixed != nullptr && fixed->comm == comm ? fixed->local_tag : next_tag(local);
+}
+
 void finish(pml::Request *r, int error)
 {
     pml::status_empty(&r->status);
@@ -72,12 +85,12 @@ void finish(pml::Request *r, int error)
 } // namespace
 
 Schedule::Schedule(Communicator *comm, Uses uses)
-    : comm_(comm), tag_(next_tag(comm)), holds_uses_(uses == Uses::Hold), mem_(take_memory()),
+    : comm_(comm), tag_(take_tag(comm)), holds_uses_(uses == Uses::Hold), mem_(take_memory()),
       steps_(mem_->steps), in_flight_(mem_->in_flight)
 {
     if (comm->is_inter() && comm->local_comm != nullptr) {
         local_ = comm->local_comm;
-        local_tag_ = next_tag(local_);
+        local_tag_ = take_local_tag(comm, local_);
     }
 }
 
@@ -272,6 +285,27 @@ bool Schedule::progress()
 int reserve_tag(Communicator *comm)
 {
     return next_tag(comm);
+}
+
+FixedTags reserve_tags(Communicator *comm)
+{
+    FixedTags t;
+    t.comm = comm;
+    t.tag = next_tag(comm);
+    if (comm->is_inter() && comm->local_comm != nullptr) {
+        t.local_tag = next_tag(comm->local_comm);
+    }
+    return t;
+}
+
+FixedTagScope::FixedTagScope(const FixedTags &tags) : outer_(fixed)
+{
+    fixed = &tags;
+}
+
+FixedTagScope::~FixedTagScope()
+{
+    fixed = outer_;
 }
 
 int run(Schedule &schedule)

@@ -153,6 +153,31 @@ private:
  * different processes). */
 int reserve_tag(Communicator *comm);
 
+/* The collective numbers of a persistent collective (MPI-4.1 6.13), taken when it is initialized (in
+ * call order, like any collective): on its communicator, and on an intercommunicator's local_comm. */
+struct FixedTags {
+    Communicator *comm = nullptr;
+    int tag = 0;
+    int local_tag = 0;
+};
+FixedTags reserve_tags(Communicator *comm);
+
+/* While one lives, a schedule made on its communicator takes its tags instead of the next numbers:
+ * every start of a persistent collective runs under the numbers of its initialization, whatever
+ * other collectives ran in between. Successive starts reuse them safely: a start begins after the
+ * previous one completed here, and each pair of processes exchanges the same messages, in the same
+ * order, in every start. */
+class FixedTagScope {
+public:
+    explicit FixedTagScope(const FixedTags &tags);
+    ~FixedTagScope();
+    FixedTagScope(const FixedTagScope &) = delete;
+    FixedTagScope &operator=(const FixedTagScope &) = delete;
+
+private:
+    const FixedTags *outer_;
+};
+
 /* Runs a schedule to its end (blocking collectives); returns its error class. */
 int run(Schedule &schedule);
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "ompi/coll/coll_persistent.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/p2p_generalized.h"
 #include "ompi/pml/pml_engine.h"
@@ -62,6 +63,9 @@ int start(MPI_Request *request)
     if (r == nullptr || !r->persistent || r->active) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start",
                              "the request is not an inactive persistent request");
+    }
+    if (r->kind == pml::Kind::Coll) {
+        return coll::start_persistent(r);
     }
     if (r->peer == MPI_PROC_NULL) {
         r->active = true;

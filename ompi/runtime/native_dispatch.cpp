@@ -2,6 +2,7 @@
 
 #include "ompi/attribute/attr_functions.h"
 #include "ompi/coll/coll_functions.h"
+#include "ompi/coll/coll_persistent.h"
 #include "ompi/communicator/comm_functions.h"
 #include "ompi/datatype/type_functions.h"
 #include "ompi/errhandler/errhandler_functions.h"
@@ -329,6 +330,50 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Ibarrier = native::ibarrier;
     t->Allgather = native::allgather;
     t->Allgather_c = native::allgather_c;
+    /* Persistent collectives (MPI-4.1 6.13, 7.8) */
+    t->Allgather_init = native::allgather_init;
+    t->Allgather_init_c = native::allgather_init_c;
+    t->Allgatherv_init = native::allgatherv_init;
+    t->Allgatherv_init_c = native::allgatherv_init_c;
+    t->Allreduce_init = native::allreduce_init;
+    t->Allreduce_init_c = native::allreduce_init_c;
+    t->Alltoall_init = native::alltoall_init;
+    t->Alltoall_init_c = native::alltoall_init_c;
+    t->Alltoallv_init = native::alltoallv_init;
+    t->Alltoallv_init_c = native::alltoallv_init_c;
+    t->Alltoallw_init = native::alltoallw_init;
+    t->Alltoallw_init_c = native::alltoallw_init_c;
+    t->Barrier_init = native::barrier_init;
+    t->Bcast_init = native::bcast_init;
+    t->Bcast_init_c = native::bcast_init_c;
+    t->Exscan_init = native::exscan_init;
+    t->Exscan_init_c = native::exscan_init_c;
+    t->Gather_init = native::gather_init;
+    t->Gather_init_c = native::gather_init_c;
+    t->Gatherv_init = native::gatherv_init;
+    t->Gatherv_init_c = native::gatherv_init_c;
+    t->Neighbor_allgather_init = native::neighbor_allgather_init;
+    t->Neighbor_allgather_init_c = native::neighbor_allgather_init_c;
+    t->Neighbor_allgatherv_init = native::neighbor_allgatherv_init;
+    t->Neighbor_allgatherv_init_c = native::neighbor_allgatherv_init_c;
+    t->Neighbor_alltoall_init = native::neighbor_alltoall_init;
+    t->Neighbor_alltoall_init_c = native::neighbor_alltoall_init_c;
+    t->Neighbor_alltoallv_init = native::neighbor_alltoallv_init;
+    t->Neighbor_alltoallv_init_c = native::neighbor_alltoallv_init_c;
+    t->Neighbor_alltoallw_init = native::neighbor_alltoallw_init;
+    t->Neighbor_alltoallw_init_c = native::neighbor_alltoallw_init_c;
+    t->Reduce_init = native::reduce_init;
+    t->Reduce_init_c = native::reduce_init_c;
+    t->Reduce_scatter_block_init = native::reduce_scatter_block_init;
+    t->Reduce_scatter_block_init_c = native::reduce_scatter_block_init_c;
+    t->Reduce_scatter_init = native::reduce_scatter_init;
+    t->Reduce_scatter_init_c = native::reduce_scatter_init_c;
+    t->Scan_init = native::scan_init;
+    t->Scan_init_c = native::scan_init_c;
+    t->Scatter_init = native::scatter_init;
+    t->Scatter_init_c = native::scatter_init_c;
+    t->Scatterv_init = native::scatterv_init;
+    t->Scatterv_init_c = native::scatterv_init_c;
     t->Iallgather = native::iallgather;
     t->Iallgather_c = native::iallgather_c;
     t->Allgatherv = native::allgatherv;
