@@ -55,7 +55,7 @@ int comm_call_errhandler(MPI_Comm comm, int errorcode)
         return rc;
     }
     raise_on_comm(comm, errorcode, "MPI_Comm_call_errhandler",
-                  "the application raised " + error_name(errorcode) + " on " + c->name);
+                  "raised by the application on " + c->name);
     return MPI_SUCCESS;
 }
 

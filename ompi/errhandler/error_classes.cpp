@@ -125,9 +125,11 @@ std::string error_name(int code)
         return c->name;
     }
     if (const auto user = user_error_find(code)) {
-        return user->is_class ? "error class " + std::to_string(code) + " (user-defined)"
-                              : "error code " + std::to_string(code) + " of class " + error_name(user->error_class) +
-                                    " (user-defined)";
+        /* The application's own text, when it gave one (MPI_Add_error_string), says what went wrong. */
+        const std::string text = user->text.empty() ? "" : " (" + user->text + ")";
+        return user->is_class ? "user-defined error class " + std::to_string(code) + text
+                              : "user-defined error code " + std::to_string(code) + text + " of " +
+                                    error_name(user->error_class);
     }
     return "unknown error code " + std::to_string(code);
 }

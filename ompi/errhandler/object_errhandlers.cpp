@@ -85,7 +85,7 @@ int file_call_errhandler(MPI_File fh, int errorcode)
     if (int rc = check_file("MPI_File_call_errhandler", fh); rc != MPI_SUCCESS) {
         return rc;
     }
-    file_error("MPI_File_call_errhandler", fh, errorcode, "the application raised " + error_name(errorcode) + " on MPI_FILE_NULL");
+    file_error("MPI_File_call_errhandler", fh, errorcode, "raised by the application on MPI_FILE_NULL");
     return MPI_SUCCESS;
 }
 

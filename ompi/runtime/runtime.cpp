@@ -87,13 +87,8 @@ void abort_job(int exit_code, const std::string &to_mpirun, const std::string &a
     if (rt.kv == nullptr || rt.kv->abort(exit_code, to_mpirun) != 0) {
         std::fprintf(stderr, "Tessera MPI: %s\n", alone.c_str());
     }
-    /* The shell sees the low 8 bits; a non-zero code must not read as success. */
-    int status = exit_code & 0xff;
-    if (status == 0 && exit_code != 0) {
-        status = 1;
-    }
     std::fflush(nullptr);
-    _exit(status);
+    _exit(orte::exit_status_of(exit_code));
 }
 
 } // namespace tessera::ompi

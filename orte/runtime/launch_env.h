@@ -14,6 +14,15 @@
 
 namespace tessera::orte {
 
+/* The exit status for MPI_Abort's code or a fatal error's class, the same at the rank and at mpirun:
+ * the shell sees the low 8 bits, and a non-zero code must not read as success (MPI_Abort(comm, 256), an
+ * application's error class 16384). */
+inline int exit_status_of(int code)
+{
+    const int low = code & 0xff;
+    return low == 0 && code != 0 ? 1 : low;
+}
+
 inline constexpr const char *kEnvJobId = "TESSERA_JOBID";           /* uint32, decimal */
 inline constexpr const char *kEnvRank = "TESSERA_RANK";             /* rank in MPI_COMM_WORLD */
 inline constexpr const char *kEnvSize = "TESSERA_SIZE";             /* size of MPI_COMM_WORLD */

@@ -5,6 +5,7 @@
 
 #include "frameworks/plm/base/base.h"
 #include "mca/constants.h"
+#include "orte/runtime/launch_env.h"
 
 namespace tessera::mpirun {
 namespace {
@@ -53,7 +54,7 @@ Failure failure_from_abort(int rank, const std::string &host, int code, const st
     if (!text.empty()) {
         message += ": " + text;
     }
-    return Failure{code & 0xff, message + (others_running ? kTeardown : "")};
+    return Failure{orte::exit_status_of(code), message + (others_running ? kTeardown : "")};
 }
 
 Failure failure_from_timeout(double seconds)

@@ -4,6 +4,8 @@
  *                     MPI_ERRORS_ARE_FATAL
  *   errors_abort      MPI_ERRORS_ABORT on MPI_COMM_WORLD, then a NULL output pointer (MPI_ERR_ARG)
  *   call_errhandler   MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER) under MPI_ERRORS_ARE_FATAL
+ *   user_error        the same with a code of a class the application added (16384 and up: the job
+ *                     must still end with a failing status), with its MPI_Add_error_string text
  * The test script checks mpirun's exit status, the messages, and that the waiting ranks were ended
  * long before their 60 s are up. */
 #include <mpi.h>
@@ -34,6 +36,12 @@ int main(int argc, char **argv)
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);
         } else if (strcmp(mode, "call_errhandler") == 0) {
             MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER);
+        } else if (strcmp(mode, "user_error") == 0) {
+            int cls = 0, code = 0;
+            MPI_Add_error_class(&cls);
+            MPI_Add_error_code(cls, &code);
+            MPI_Add_error_string(code, "the frobnicator jammed");
+            MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
         }
         fprintf(stderr, "rank %d: still running after '%s'\n", rank, mode);
         return 3;

@@ -148,6 +148,14 @@ call_errhandler_fatal)
   ended_quickly
   echo "MPI_Comm_call_errhandler under MPI_ERRORS_ARE_FATAL ends the job" ;;
 
+user_error_fatal)
+  run "$mpirun" -np 2 --oversubscribe --timeout 60 "$progs/failures" user_error
+  [ "$(rc)" = 1 ] || fail "mpirun exited $(rc), expected 1 for an error class of 16384 and up: $(both)"
+  grep -q "user-defined error code [0-9]* (the frobnicator jammed) of user-defined error class" "$tmp/err" ||
+    fail "the message does not carry the application's text: $(both)"
+  ended_quickly
+  echo "an application's error class under MPI_ERRORS_ARE_FATAL ends the job with status 1, with its text" ;;
+
 bad_mca_rank)
   # mpirun never sees this value (-x passes it to the ranks only): MPI_Init in each rank refuses it.
   run "$mpirun" -np 2 --oversubscribe --timeout 60 -x TESSERA_MCA_btl_base_verbose=bogus "$progs/hello_world" 2

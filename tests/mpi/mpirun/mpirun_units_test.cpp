@@ -308,6 +308,9 @@ TEST(MpirunFailure, MessagesAndStatuses)
     Failure a = failure_from_abort(1, "h", 7, "bad input", true);
     EXPECT_EQ(a.status, 7);
     EXPECT_EQ(a.message, "mpirun: rank 1 on host h ended the job with status 7: bad input; terminating the job");
+    /* An application's error class (16384) or MPI_Abort(comm, 256): never a successful exit. */
+    EXPECT_EQ(failure_from_abort(0, "h", 16384, "", false).status, 1);
+    EXPECT_EQ(failure_from_abort(0, "h", 256 + 3, "", false).status, 3);
     EXPECT_EQ(failure_from_timeout(5).message, "mpirun: job timed out after 5 s; terminating the job");
     EXPECT_EQ(failure_from_timeout(5).status, 124);
     EXPECT_EQ(failure_from_signal(SIGINT).status, 130);
