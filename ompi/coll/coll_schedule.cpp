@@ -282,11 +282,6 @@ bool Schedule::progress()
     return true;
 }
 
-int reserve_tag(Communicator *comm)
-{
-    return next_tag(comm);
-}
-
 FixedTags reserve_tags(Communicator *comm)
 {
     FixedTags t;

@@ -147,14 +147,11 @@ private:
     int error_ = MPI_SUCCESS;
 };
 
-/* Takes `comm`'s next collective number as a tag, for Schedule(comm, tag): traffic that must keep one
- * place in the order of the calls while its schedules are made later, as the progress engine reaches
- * them (MPI_Comm_idup's agreement: several in flight reach their exchanges in a different order in
- * different processes). */
-int reserve_tag(Communicator *comm);
-
-/* The collective numbers of a persistent collective (MPI-4.1 6.13), taken when it is initialized (in
- * call order, like any collective): on its communicator, and on an intercommunicator's local_comm. */
+/* Collective numbers taken at a call, in call order, for traffic whose schedules are made later, when
+ * the progress engine reaches them: on the communicator, and on an intercommunicator's local_comm.
+ * MPI_Comm_idup's agreement uses them with Schedule(comm, tag) (several in flight reach their exchanges
+ * in a different order in different processes); a persistent collective (MPI-4.1 6.13) takes them at
+ * its initialization. */
 struct FixedTags {
     Communicator *comm = nullptr;
     int tag = 0;

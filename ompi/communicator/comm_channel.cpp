@@ -79,10 +79,9 @@ Channel channel_of(Communicator *comm)
 Channel channel_of_request(Communicator *comm)
 {
     Channel ch = channel_of(comm);
-    ch.tag = coll::reserve_tag(ch.comm);
-    if (ch.link != nullptr) {
-        ch.link_tag = coll::reserve_tag(ch.link);
-    }
+    const coll::FixedTags tags = coll::reserve_tags(comm);
+    ch.tag = ch.link != nullptr ? tags.local_tag : tags.tag; /* an intercommunicator's group: its local_comm */
+    ch.link_tag = tags.tag;
     return ch;
 }
 
