@@ -17,7 +17,8 @@ constexpr std::uintptr_t kFirstPage = 4096;
 bool predefined_pair(const Datatype *t)
 {
     const std::string_view n(t->name);
-    return n.starts_with("MPI_2") || (n.ends_with("_INT") && n != "MPI_INT");
+    return n.starts_with("MPI_2") || n == "MPI_FLOAT_INT" || n == "MPI_DOUBLE_INT" || n == "MPI_LONG_INT" ||
+           n == "MPI_SHORT_INT" || n == "MPI_LONG_DOUBLE_INT";
 }
 
 /* The size of a pair type's first member. */

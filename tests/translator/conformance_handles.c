@@ -73,6 +73,15 @@ static void check_datatypes(void)
         CHECK(rc == MPI_SUCCESS, "MPI_Type_size(%s) returned %d", types[i].name, rc);
         CHECK(types[i].size == 0 ? size > 0 : size == types[i].size, "MPI_Type_size(%s) = %d, expected %d",
               types[i].name, size, types[i].size);
+        /* Where two names share a handle, the standard's first name (its synonym's is the same type). */
+        const char *expected = strcmp(types[i].name, "MPI_LONG_LONG") == 0         ? "MPI_LONG_LONG_INT"
+                               : strcmp(types[i].name, "MPI_C_FLOAT_COMPLEX") == 0 ? "MPI_C_COMPLEX"
+                                                                                   : types[i].name;
+        char name[MPI_MAX_OBJECT_NAME] = "";
+        int len = -1;
+        rc = MPI_Type_get_name(types[i].type, name, &len);
+        CHECK(rc == MPI_SUCCESS && strcmp(name, expected) == 0 && len == (int)strlen(expected),
+              "MPI_Type_get_name(%s) = \"%s\" (%d), expected %s", types[i].name, name, len, expected);
         rc = MPI_Type_get_envelope(types[i].type, &ni, &na, &nd, &combiner);
         CHECK(rc == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED, "%s: combiner %d, expected MPI_COMBINER_NAMED",
               types[i].name, combiner);
