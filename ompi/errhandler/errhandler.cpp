@@ -55,7 +55,7 @@ Target find_target(ObjectKind kind, const void *object)
     switch (kind) {
     case ObjectKind::Comm:
         if (const Communicator *c = comm_lookup(static_cast<MPI_Comm>(const_cast<void *>(object)))) {
-            return {c->errhandler, c->name, object};
+            return {c->errhandler, comm_label(*c), object};
         }
         /* The call named no valid communicator, so it has none of its own to raise on. */
         return world_target();

@@ -3,7 +3,8 @@
  *   unsupported       MPI_Get_hw_resource_info, which nobody provides, under MPI_COMM_SELF's default
  *                     MPI_ERRORS_ARE_FATAL
  *   errors_abort      MPI_ERRORS_ABORT on MPI_COMM_WORLD, then a NULL output pointer (MPI_ERR_ARG)
- *   call_errhandler   MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER) under MPI_ERRORS_ARE_FATAL
+ *   call_errhandler   MPI_Comm_call_errhandler(dup of MPI_COMM_SELF, MPI_ERR_OTHER) under the
+ *                     MPI_ERRORS_ARE_FATAL it inherits (the message names a communicator without a name)
  *   user_error        the same with a code of a class the application added (16384 and up: the job
  *                     must still end with a failing status), with its MPI_Add_error_string text
  * The test script checks mpirun's exit status, the messages, and that the waiting ranks were ended
@@ -35,7 +36,9 @@ int main(int argc, char **argv)
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ABORT);
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);
         } else if (strcmp(mode, "call_errhandler") == 0) {
-            MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER);
+            MPI_Comm self = MPI_COMM_NULL;
+            MPI_Comm_dup(MPI_COMM_SELF, &self);
+            MPI_Comm_call_errhandler(self, MPI_ERR_OTHER);
         } else if (strcmp(mode, "user_error") == 0) {
             int cls = 0, code = 0;
             MPI_Add_error_class(&cls);

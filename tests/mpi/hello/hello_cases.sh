@@ -145,6 +145,8 @@ call_errhandler_fatal)
   run "$mpirun" -np 2 --oversubscribe --timeout 60 "$progs/failures" call_errhandler
   [ "$(rc)" = 16 ] || fail "mpirun exited $(rc), expected MPI_ERR_OTHER (16): $(both)"
   grep -q "MPI_Comm_call_errhandler: MPI_ERR_OTHER" "$tmp/err" || fail "no message: $(both)"
+  grep -q "MPI_ERRORS_ARE_FATAL of a communicator of 1 process ends the job" "$tmp/err" ||
+    fail "the message does not describe the unnamed communicator: $(both)"
   ended_quickly
   echo "MPI_Comm_call_errhandler under MPI_ERRORS_ARE_FATAL ends the job" ;;
 
