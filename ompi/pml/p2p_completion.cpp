@@ -46,13 +46,17 @@ void empty(MPI_Status *status)
     }
 }
 
-int raise_request_error(const char *function, const Request *r, int error)
+/* Where an error of the request is raised: its communicator's handler. Taken before retire(), which
+ * lets go of the communicator. A generalized request belongs to no communicator: MPI_COMM_SELF, as for
+ * other such objects. */
+MPI_Comm error_comm(const Request *r)
 {
-    /* A generalized request belongs to no communicator: MPI_COMM_SELF, as for other such objects. */
-    const MPI_Comm on = r == nullptr ? MPI_COMM_WORLD : r->comm == nullptr ? MPI_COMM_SELF : comm_handle(r->comm);
-    return raise_on_comm(on, error, function,
-                         error == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer"
-                                                   : "the operation failed");
+    return r->comm == nullptr ? MPI_COMM_SELF : comm_handle(r->comm);
+}
+
+int raise_request_error(const char *function, MPI_Comm on, int error)
+{
+    return raise_on_comm(on, error, function, pml::request_error_text(error));
 }
 
 } // namespace
@@ -100,8 +104,9 @@ int wait(MPI_Request *request, MPI_Status *status)
     }
     Request *r = pml::from_handle(*request);
     pml::wait_for(r);
+    const MPI_Comm on = error_comm(r);
     const int error = retire(request, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Wait", r, error);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Wait", on, error);
 }
 
 int test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -119,8 +124,9 @@ int test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!r->complete) {
         return MPI_SUCCESS;
     }
+    const MPI_Comm on = error_comm(r);
     const int error = retire(request, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Test", r, error);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Test", on, error);
 }
 
 int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -134,16 +140,16 @@ int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_stat
         return true;
     });
     int failed = 0;
-    const Request *first_failed = nullptr;
+    MPI_Comm first_failed = MPI_COMM_NULL;
     for (int i = 0; i < count; ++i) {
         MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
         if (inactive(array_of_requests[i])) {
             empty(st);
             continue;
         }
-        const Request *r = pml::from_handle(array_of_requests[i]);
+        const MPI_Comm on = error_comm(pml::from_handle(array_of_requests[i]));
         if (retire(&array_of_requests[i], st) != MPI_SUCCESS) {
-            first_failed = first_failed == nullptr ? r : first_failed;
+            first_failed = failed == 0 ? on : first_failed;
             ++failed;
         }
     }
@@ -193,9 +199,9 @@ int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *s
         empty(status);
         return MPI_SUCCESS;
     }
-    const Request *r = pml::from_handle(array_of_requests[found]);
+    const MPI_Comm on = error_comm(pml::from_handle(array_of_requests[found]));
     const int error = retire(&array_of_requests[found], status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Waitany", r, error);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Waitany", on, error);
 }
 
 int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status)
@@ -211,8 +217,9 @@ int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MP
         if (r->complete) {
             *indx = i;
             *flag = 1;
+            const MPI_Comm on = error_comm(r);
             const int error = retire(&array_of_requests[i], status);
-            return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Testany", r, error);
+            return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Testany", on, error);
         }
     }
     *indx = MPI_UNDEFINED;
@@ -231,7 +238,7 @@ int collect_some(const char *function, int incount, MPI_Request array_of_request
 {
     bool any_active = false;
     int n = 0, failed = 0;
-    const Request *first_failed = nullptr;
+    MPI_Comm first_failed = MPI_COMM_NULL;
     for (int i = 0; i < incount; ++i) {
         if (inactive(array_of_requests[i])) {
             continue;
@@ -243,8 +250,9 @@ int collect_some(const char *function, int incount, MPI_Request array_of_request
         }
         MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n];
         array_of_indices[n++] = i;
+        const MPI_Comm on = error_comm(r);
         if (retire(&array_of_requests[i], st) != MPI_SUCCESS) {
-            first_failed = first_failed == nullptr ? r : first_failed;
+            first_failed = failed == 0 ? on : first_failed;
             ++failed;
         }
     }

@@ -114,9 +114,7 @@ int finish(const char *function, MPI_Comm comm, Request *r, MPI_Status *status)
     }
     pml::request_release(r);
     if (error != MPI_SUCCESS) {
-        return raise_on_comm(comm, error, function,
-                             error == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer"
-                                                       : "the operation failed");
+        return raise_on_comm(comm, error, function, pml::request_error_text(error));
     }
     return MPI_SUCCESS;
 }

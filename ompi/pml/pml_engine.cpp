@@ -17,6 +17,7 @@
 #include "mca/report.h"
 #include "mca/var.h"
 #include "ompi/datatype/convertor.h"
+#include "ompi/datatype/datatype_derived.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/pml.h"
 #include "ompi/pml/pml_internal.h"
@@ -309,6 +310,10 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
     status_set_count(&r->status, keep);
     if (r->msg_bytes > r->bytes) {
         r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    } else if (r->msg_bytes < r->bytes && datatype_elements_in(r->type, r->msg_bytes) < 0) {
+        /* The sender's type signature is not a prefix of the receiver's (MPI-4.1 3.3.1): caught where
+         * it shows, a message that stops inside a basic element. */
+        r->status.MPI_ERROR = MPI_ERR_TYPE;
     }
     if (h.type == FragType::Eager) {
         convertor_unpack(r->rbuf, r->count, *r->type, 0, data, keep);

@@ -58,6 +58,21 @@ void request_set_comm(Request *r, Communicator *comm)
     r->comm = comm;
 }
 
+const char *request_error_text(int error)
+{
+    switch (error) {
+    case MPI_ERR_TRUNCATE:
+        return "the message is longer than the receive buffer";
+    case MPI_ERR_TYPE:
+        return "the message ends inside a basic element of the receive datatype: the type signatures of the "
+               "send and the receive do not match";
+    case MPI_ERR_IN_STATUS:
+        return "a request failed: its status's MPI_ERROR says why";
+    default:
+        return "the operation failed";
+    }
+}
+
 void request_release(Request *r)
 {
     datatype_release(r->type);

@@ -94,6 +94,9 @@ inline Request *from_handle(MPI_Request h)
     return h == MPI_REQUEST_NULL ? nullptr : reinterpret_cast<Request *>(h);
 }
 
+/* What a request's error means, for the message of the handler it is raised on. */
+const char *request_error_text(int error);
+
 /* Status fields of the engine. */
 void status_set_count(MPI_Status *s, std::size_t bytes);
 std::size_t status_count(const MPI_Status *s);
