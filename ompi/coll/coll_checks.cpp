@@ -1,5 +1,7 @@
 #include "ompi/coll/coll_checks.h"
 
+#include <algorithm>
+
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/runtime.h"
 
@@ -177,6 +179,70 @@ int check_distinct(const Call &c, const void *sbuf, bool sends, const void *rbuf
     return MPI_SUCCESS;
 }
 
+Span span_of(const void *buf, std::size_t count, const Datatype *type)
+{
+    if (buf == MPI_IN_PLACE || type == nullptr || count == 0 || type->size == 0) {
+        return {};
+    }
+    const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(count - 1) * type->extent;
+    const auto base = reinterpret_cast<std::uintptr_t>(buf);
+    return {base + static_cast<std::uintptr_t>(std::min(type->true_lb, last + type->true_lb)),
+            base + static_cast<std::uintptr_t>(std::max(type->true_ub, last + type->true_ub)),
+            base + static_cast<std::uintptr_t>(type->true_lb), type->contiguous};
+}
+
+namespace {
+
+bool shares_data(const Span &a, const Span &b)
+{
+    if (a.empty() || b.empty()) {
+        return false;
+    }
+    return a.first == b.first || (a.dense && b.dense && a.lo < b.hi && b.lo < a.hi);
+}
+
+int raise_shared(const Call &c, const std::string &what)
+{
+    return c.raise(MPI_ERR_BUFFER, what + " share memory: a buffer may not be both sent from and received into "
+                                          "(MPI_IN_PLACE as sendbuf says the data is in place)");
+}
+
+} // namespace
+
+int check_apart(const Call &c, const Span &send, const Span &recv)
+{
+    return shares_data(send, recv) ? raise_shared(c, "sendbuf and recvbuf") : MPI_SUCCESS;
+}
+
+int check_apart_blocks(const Call &c, const Span &own, bool own_is_send, const void *buf, const Datatype *type,
+                       std::size_t count, const std::vector<std::size_t> *counts,
+                       const std::vector<std::ptrdiff_t> *displs)
+{
+    const auto n = static_cast<std::size_t>(c.peers());
+    if (own.empty() || type == nullptr) {
+        return MPI_SUCCESS;
+    }
+    if (displs == nullptr) {
+        /* Equal blocks one after the other: the whole buffer is n * count elements, so nothing to look
+         * for when `own` lies outside it (the usual case, at the cost of one span). */
+        const Span all = span_of(buf, n * count, type);
+        if (all.empty() || own.hi <= all.lo || all.hi <= own.lo) {
+            return MPI_SUCCESS;
+        }
+    }
+    const auto base = reinterpret_cast<std::uintptr_t>(buf); /* MPI_BOTTOM (NULL) with absolute displacements */
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::ptrdiff_t at = displs != nullptr ? (*displs)[i] : static_cast<std::ptrdiff_t>(i * count);
+        const auto address = reinterpret_cast<const void *>(base + static_cast<std::uintptr_t>(at * type->extent));
+        const Span block = span_of(address, counts != nullptr ? (*counts)[i] : count, type);
+        if (shares_data(own, block)) {
+            const std::string which = "rank " + std::to_string(i) + "'s block of " + (own_is_send ? "recvbuf" : "sendbuf");
+            return raise_shared(c, std::string(own_is_send ? "sendbuf" : "recvbuf") + " and " + which);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
 int missing(const Call &c)
 {
     return c.raise(MPI_ERR_UNSUPPORTED_OPERATION, std::string("no coll component provides it on ") + comm_label(*c.comm) +
@@ -190,7 +256,11 @@ int finish(const Call &c, int rc)
     }
     return c.raise(rc, rc == MPI_ERR_TRUNCATE ? "a message of the collective was longer than its receive buffer: the "
                                                 "ranks' counts and datatypes do not match"
-                                              : "the collective failed");
+                       : rc == MPI_ERR_COUNT ? "a message of the collective was shorter than its receive buffer: the "
+                                               "ranks' counts and datatypes do not match"
+                       : rc == MPI_ERR_TYPE ? "a message of the collective ended inside a basic element of its receive "
+                                              "datatype: the ranks' datatypes do not match"
+                                            : "the collective failed");
 }
 
 } // namespace tessera::ompi::coll

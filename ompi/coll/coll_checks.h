@@ -8,6 +8,7 @@
 #define TESSERA_OMPI_COLL_COLL_CHECKS_H
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,27 @@ int check_in_place_inter(const Call &c, const void *buf, const char *arg);
 /* The send and receive buffers of a rank are distinct unless MPI_IN_PLACE says otherwise (MPI-4.1 6.1:
  * a buffer may not be both). Only when both hold data. */
 int check_distinct(const Call &c, const void *sbuf, bool sends, const void *rbuf, bool receives);
+
+/* Where the data of `count` elements of `type` at `buf` lies: bytes [lo, hi), the first element's
+ * first data byte, and whether every byte of [lo, hi) is data (a contiguous type). Empty (lo == hi)
+ * when it holds no data or is MPI_IN_PLACE. */
+struct Span {
+    std::uintptr_t lo = 0, hi = 0, first = 0;
+    bool dense = false;
+    bool empty() const { return lo == hi; }
+};
+Span span_of(const void *buf, std::size_t count, const Datatype *type);
+/* Beyond check_distinct: a rank's send and receive data may not share memory at all (MPI-4.1 6.1). It
+ * is raised where the sharing is certain: overlapping spans that are both dense, or the same first data
+ * byte (the common slip of passing one's own block of the receive buffer instead of MPI_IN_PLACE).
+ * Spans with holes may interleave without sharing a byte, so they are not judged further. */
+int check_apart(const Call &c, const Span &send, const Span &recv);
+/* check_apart of `own`, this rank's block (a gather's or allgather's send block, a scatter's receive
+ * block), against each block of the buffer of every rank's blocks at `buf`: block i holds counts[i]
+ * elements at displs[i] extents (the vector forms), or `count` elements at i * count extents. */
+int check_apart_blocks(const Call &c, const Span &own, bool own_is_send, const void *buf, const Datatype *type,
+                       std::size_t count, const std::vector<std::size_t> *counts,
+                       const std::vector<std::ptrdiff_t> *displs);
 
 /* A count array of one entry per rank (c.peers(), or `n`), non-negative, as size_t; also its sum. */
 template <typename Count>

@@ -89,6 +89,12 @@ int fixed_impl(Fixed which, const char *function, const void *sbuf, MPI_Count sc
     }
     rc = rc != MPI_SUCCESS ? rc : check_fixed(c, rbuf, rcount, rtype, n, "recvbuf", "recvcount", "recvtype", &recv);
     rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
+    if (rc == MPI_SUCCESS && which == Fixed::Allgather) {
+        rc = check_apart_blocks(c, span_of(sbuf, send.count, send.type), true, rbuf, recv.type, recv.count, nullptr,
+                                nullptr);
+    } else if (rc == MPI_SUCCESS) {
+        rc = check_apart(c, span_of(sbuf, n * send.count, send.type), span_of(rbuf, n * recv.count, recv.type));
+    }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -130,6 +136,9 @@ int allgatherv_impl(const char *function, const void *sbuf, MPI_Count scount, MP
              ? rc
              : check_vector(c, rbuf, rcounts, displs, rtype, "recvbuf", "recvcounts", "displs", "recvtype", &recv);
     rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, send.data, rbuf, recv.data);
+    rc = rc != MPI_SUCCESS ? rc
+                           : check_apart_blocks(c, span_of(sbuf, send.count, send.type), true, rbuf, recv.type, 0,
+                                                &recv.counts, &recv.displs);
     if (rc != MPI_SUCCESS) {
         return rc;
     }

@@ -26,13 +26,14 @@ int check_reduction(const Call &c, MPI_Datatype datatype, MPI_Op op, const void 
     return rc;
 }
 
-/* The receive buffer of `count` elements, distinct from the send buffer. */
+/* The receive buffer of `count` elements, apart from the send buffer. */
 int check_result(const Call &c, const Reduction &r, const void *sbuf, std::size_t send_count, void *rbuf,
                  std::size_t count)
 {
-    const int rc = check_buffer(c, rbuf, count, r.type, "recvbuf");
-    return rc != MPI_SUCCESS ? rc
-                             : check_distinct(c, sbuf, send_count * r.type->size > 0, rbuf, count * r.type->size > 0);
+    int rc = check_buffer(c, rbuf, count, r.type, "recvbuf");
+    rc = rc != MPI_SUCCESS ? rc
+                           : check_distinct(c, sbuf, send_count * r.type->size > 0, rbuf, count * r.type->size > 0);
+    return rc != MPI_SUCCESS ? rc : check_apart(c, span_of(sbuf, send_count, r.type), span_of(rbuf, count, r.type));
 }
 
 int reduce_impl(const char *function, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,

@@ -105,6 +105,11 @@ int check_rooted(const char *function, bool vector, bool own_is_send, const Args
         const void *sbuf = own_is_send ? own.buf : all.buf;
         const void *rbuf = own_is_send ? all.buf : own.buf;
         rc = rc != MPI_SUCCESS ? rc : check_distinct(c, sbuf, holds_data(send), rbuf, holds_data(recv));
+        if (rc == MPI_SUCCESS && own.buf != MPI_IN_PLACE) {
+            rc = check_apart_blocks(c, span_of(own.buf, k->own.count, k->own.type), own_is_send, all.buf, k->all.type,
+                                    static_cast<std::size_t>(all.count), vector ? &k->counts : nullptr,
+                                    vector ? &k->offsets : nullptr);
+        }
     }
     return rc;
 }

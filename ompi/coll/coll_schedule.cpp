@@ -269,6 +269,10 @@ bool Schedule::progress()
         for (pml::Request *r : in_flight_) {
             if (r->status.MPI_ERROR != MPI_SUCCESS) {
                 fail(r->status.MPI_ERROR);
+            } else if (r->kind == pml::Kind::Recv && pml::status_count(&r->status) != r->bytes) {
+                /* Every receive of a schedule is for exactly what its peer sends when the processes'
+                 * counts and datatypes match: a shorter message means they do not. */
+                fail(MPI_ERR_COUNT);
             }
             pml::request_release(r);
         }

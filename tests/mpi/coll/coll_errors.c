@@ -1,6 +1,8 @@
 /*
  * Argument errors of the collective and op calls under MPI_ERRORS_RETURN: root out of range,
- * MPI_IN_PLACE where it is not allowed, one buffer as both send and receive buffer, an op not defined on
+ * MPI_IN_PLACE where it is not allowed, send and receive data sharing memory (one buffer as both, one's
+ * own block of the receive buffer, overlapping buffers; interleaved ones are allowed), counts that do
+ * not match between ranks, an op not defined on
  * the datatype, invalid and uncommitted datatypes, negative counts, freeing a predefined op,
  * cancelling a collective. Every rank makes an erroneous call each time (a call that fails on some
  * ranks only would leave the others waiting), and collectives still work afterwards.
@@ -25,6 +27,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int a[8] = {0}, b[8 * 64] = {0};
+    MPI_Request rq;
 
     if (argc > 1 && strcmp(argv[1], "fatal-root") == 0) {
         MPI_Bcast(a, 1, MPI_INT, size, MPI_COMM_WORLD);
@@ -70,13 +73,66 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPI_Gather(a, -1, MPI_INT, b, 1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
     EXPECT_CLASS(MPI_Scatter(a, 1, MPI_INT, b, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
     EXPECT_CLASS(MPI_Alltoall(a, -1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    /* Send and receive data in the same memory without MPI_IN_PLACE: one's own block of the receive
+     * buffer as the send buffer (or, at a scatter's root, the reverse), overlapping contiguous buffers.
+     * Non-roots of the rooted ones err by MPI_IN_PLACE. */
+    const int last = size - 1;
+    int ones[64], iota[64];
+    for (int r = 0; r < size; ++r) {
+        ones[r] = 1;
+        iota[r] = r;
+    }
+    EXPECT_CLASS(MPI_Allgather(&b[rank], 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Allgatherv(&b[rank], 1, MPI_INT, b, ones, iota, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Iallgather(&b[rank], 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD, &rq), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Gather(rank == last ? (void *)&b[last] : MPI_IN_PLACE, 1, MPI_INT, b, 1, MPI_INT, last,
+                            MPI_COMM_WORLD),
+                 MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Scatterv(b, ones, iota, MPI_INT, rank == last ? (void *)&b[last] : MPI_IN_PLACE, 1, MPI_INT,
+                              last, MPI_COMM_WORLD),
+                 MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Allreduce(b, b + 1, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_CLASS(MPI_Alltoall(b, 1, MPI_INT, b + last, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    /* Interleaved without sharing a byte is allowed: even elements in, odd elements out. */
+    MPI_Datatype evens;
+    MPI_Type_vector(4, 1, 2, MPI_INT, &evens);
+    MPI_Type_commit(&evens);
+    for (int i = 0; i < 8; ++i) {
+        b[i] = i % 2 == 0 ? rank + i : -1;
+    }
+    CHECK(MPI_Allreduce(b, b + 1, 1, evens, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "interleaved MPI_Allreduce");
+    for (int i = 0; i < 8; i += 2) {
+        CHECK(b[i] == rank + i && b[i + 1] == size * (size - 1) / 2 + size * i,
+              "interleaved MPI_Allreduce: elements %d and %d are %d and %d", i, i + 1, b[i], b[i + 1]);
+    }
+    MPI_Type_free(&evens);
+    /* Counts that do not match: a receive longer than what comes is MPI_ERR_COUNT, a shorter one
+     * MPI_ERR_TRUNCATE, seen by the rank that receives from the mismatched one (pairs of ranks here, so
+     * that the receiver is the root's direct peer whatever the algorithm), also through MPI_Wait. */
+    MPI_Comm pair;
+    MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
+    int prank = 0, psize = 1;
+    MPI_Comm_rank(pair, &prank);
+    MPI_Comm_size(pair, &psize);
+    if (psize == 2) {
+        MPI_Comm_set_errhandler(pair, MPI_ERRORS_RETURN);
+        EXPECT_CLASS(MPI_Bcast(a, prank == 0 ? 1 : 4, MPI_INT, 0, pair), prank == 0 ? MPI_SUCCESS : MPI_ERR_COUNT);
+        EXPECT_CLASS(MPI_Bcast(a, prank == 0 ? 4 : 1, MPI_INT, 0, pair), prank == 0 ? MPI_SUCCESS : MPI_ERR_TRUNCATE);
+        CHECK(MPI_Ibcast(a, prank == 0 ? 1 : 4, MPI_INT, 0, pair, &rq) == MPI_SUCCESS, "MPI_Ibcast");
+        EXPECT_CLASS(MPI_Wait(&rq, MPI_STATUS_IGNORE), prank == 0 ? MPI_SUCCESS : MPI_ERR_COUNT);
+        /* Each side receives the other's operand: which class depends on how the algorithm cuts it. */
+        CHECK(MPI_Allreduce(a, b, prank == 0 ? 1 : 2, MPI_INT, MPI_SUM, pair) != MPI_SUCCESS,
+              "MPI_Allreduce of 1 and 2 elements succeeded");
+        a[0] = 5 + rank;
+        CHECK(MPI_Bcast(a, 1, MPI_INT, 0, pair) == MPI_SUCCESS && a[0] == 5 + rank - prank, "MPI_Bcast afterwards");
+    }
+    MPI_Comm_free(&pair);
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
     EXPECT_CLASS(MPI_Bcast(a, 1, vec, 0, MPI_COMM_WORLD), MPI_ERR_TYPE); /* not committed */
     MPI_Type_free(&vec);
     MPI_Op sum = MPI_SUM;
     EXPECT_CLASS(MPI_Op_free(&sum), MPI_ERR_OP);
-    MPI_Request rq;
     CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &rq) == MPI_SUCCESS, "MPI_Ibarrier");
     EXPECT_CLASS(MPI_Cancel(&rq), MPI_ERR_REQUEST);
     CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE) == MPI_SUCCESS, "MPI_Wait on the barrier");
