@@ -43,7 +43,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
-from gen_common import write_atomically  # noqa: E402
+from gen_common import null_handle, write_atomically  # noqa: E402
 import thunk_synthesis  # noqa: E402
 
 # ABI predefined handles are below this (the ABI chapter); application handles of runtime objects are not.
@@ -59,6 +59,9 @@ PROTOTYPE_OVERRIDES = {
         "MPI_Pready_list": {"array_of_partitions": "int []"},
     },
 }
+
+# The MPI_T handle classes: not all have a null handle, and MPI_T calls return MPI_T_ERR_* codes.
+TOOL_HANDLE_CLASSES = {"t_enum", "t_cvar", "t_pvar", "t_pvar_session", "t_event_reg", "t_event_inst"}
 
 # Functions the translator serves without a runtime function of the same name.
 # Functions a runtime exports under another name with the same prototype and meaning: Open MPI 4.1's
@@ -938,6 +941,10 @@ class ThunkWriter:
         if not a.is_pointer:
             b.pre1.append(f"const {rt} c_{n} = {a2r}({n});")
             return f"c_{n}"
+        if a.direction == "out" and cls not in TOOL_HANDLE_CLASSES:
+            # A call that fails hands out the null handle, as on the native engine (the runtime may
+            # have left the variable alone, or written its own handle there).
+            b.post_scalars.append(("failure", f"if ({n} != nullptr) *{n} = {null_handle(self.api, cls)};"))
         if self.conv.classes[cls]["repr"] == "ptr":
             # As wide as ours: the runtime reads and writes the application's variable, converted in
             # place (and back, also for an `in` handle such as MPI_Cancel's request).
@@ -1237,6 +1244,10 @@ class ThunkWriter:
         o += ["    " + ln for ln in b.post_call]
         ok = "rc_ == 0" if rk == "error" else "true"
         for when, ln in b.post_arrays + b.post_scalars:
+            if when == "failure":
+                if ok != "true":
+                    o.append(f"    if (!({ok})) {ln}")
+                continue
             o.append(f"    {ln}" if when == "always" or ok == "true" else f"    if ({ok}) {ln}")
         if f.name == "MPI_Get_library_version":
             o.append("    if (rc_ == 0) decorate_library_version(version, resultlen);")

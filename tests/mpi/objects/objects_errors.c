@@ -5,7 +5,8 @@
  *   - MPI_Comm_call_errhandler, MPI_Comm_get_errhandler with user handlers;
  *   - MPI_Add_error_class/_code/_string show in MPI_Error_class/_string and MPI_LASTUSEDCODE, and
  *     MPI 4.1's MPI_Remove_error_* take them away (Tessera only: Open MPI 4.1 and MPICH 4.0 lack them);
- *   - MPI_FILE_NULL's handler can be replaced by a file handler.
+ *   - MPI_FILE_NULL's handler can be replaced by a file handler;
+ *   - a failed call that creates an object hands out its null handle.
  * Plain MPI C; also run over the translators. */
 #include <mpi.h>
 
@@ -55,6 +56,27 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     rc = MPI_Send(&value, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
     CHECK(error_class(rc) == MPI_ERR_RANK && calls == 0, "a send to rank %d returns MPI_ERR_RANK (got %d)", size, rc);
+    /* A call that fails hands out the null handle, not what the variable held (also translated). */
+    {
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* datatypes and groups raise there */
+        MPI_Request rq = (MPI_Request)&value;
+        MPI_Datatype t = MPI_INT;
+        MPI_Comm c = MPI_COMM_WORLD;
+        MPI_Group g = MPI_GROUP_EMPTY;
+        CHECK(MPI_Isend(&value, 1, MPI_INT, size, 0, MPI_COMM_WORLD, &rq) != MPI_SUCCESS &&
+                  (rq == MPI_REQUEST_NULL || !native),
+              "a failed MPI_Isend gives MPI_REQUEST_NULL");
+        CHECK(MPI_Type_vector(2, 1, 2, MPI_DATATYPE_NULL, &t) != MPI_SUCCESS && t == MPI_DATATYPE_NULL,
+              "a failed MPI_Type_vector gives MPI_DATATYPE_NULL");
+        CHECK(MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_NULL, &c) != MPI_SUCCESS && c == MPI_COMM_NULL,
+              "a failed MPI_Comm_create gives MPI_COMM_NULL");
+        MPI_Group world;
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        CHECK(MPI_Group_incl(world, 1, (const int[]){size}, &g) != MPI_SUCCESS && g == MPI_GROUP_NULL,
+              "a failed MPI_Group_incl gives MPI_GROUP_NULL");
+        MPI_Group_free(&world);
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+    }
 
     /* A user handler, whose handle is freed at once: the communicator holds it. */
     CHECK(MPI_Comm_create_errhandler(on_error, &handler) == MPI_SUCCESS && handler != MPI_ERRHANDLER_NULL,

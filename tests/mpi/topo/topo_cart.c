@@ -227,6 +227,7 @@ int main(int argc, char **argv)
         MPI_Comm cart = MPI_COMM_WORLD;
         CHECK(MPI_Cart_create(MPI_COMM_WORLD, 1, (const int[]){size + 1}, (const int[]){0}, 0, &cart) != MPI_SUCCESS,
               "a grid larger than the communicator is an error");
+        CHECK(cart == MPI_COMM_NULL, "the failed MPI_Cart_create gives MPI_COMM_NULL");
         int newrank = -5;
         MPI_Cart_map(MPI_COMM_WORLD, 1, (const int[]){size > 1 ? size - 1 : 1}, (const int[]){0}, &newrank);
         /* Open MPI 4.1 gives every rank a place, also beyond the grid. */
