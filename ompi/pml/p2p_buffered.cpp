@@ -11,6 +11,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/pml/p2p_checks.h"
 #include "ompi/pml/pml_engine.h"
+#include "ompi/runtime/runtime.h"
 
 namespace tessera::ompi::native {
 
@@ -159,6 +160,15 @@ int bsend_init_impl(const char *function, const void *buf, MPI_Count count, MPI_
     return MPI_SUCCESS;
 }
 
+/* Until every buffered message has been delivered to the transports. */
+void drain()
+{
+    pml::wait_until([] {
+        reap();
+        return attached.pieces.empty();
+    });
+}
+
 } // namespace
 
 int start_bsend(pml::Request *r)
@@ -198,13 +208,20 @@ int buffer_detach(void *buffer_addr, int *size)
         return MPI_SUCCESS;
     }
     /* Every buffered message is delivered to the transports before the buffer goes back. */
-    pml::wait_until([] {
-        reap();
-        return attached.pieces.empty();
-    });
+    drain();
     *static_cast<void **>(buffer_addr) = attached.original;
     *size = attached.original_size;
     attached = Attached{};
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.1 3.6.1: the buffered messages are on their way; the buffer stays attached. */
+int buffer_flush()
+{
+    if (const int rc = require_initialized(MPI_COMM_SELF, "MPI_Buffer_flush"); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    drain();
     return MPI_SUCCESS;
 }
 

@@ -306,6 +306,29 @@ int request_free(MPI_Request *request)
                                 : raise_on_comm(MPI_COMM_SELF, freed, "MPI_Request_free", "the request's free_fn failed");
 }
 
+namespace {
+
+/* A complete request's status, as MPI_Request_get_status gives it (the request stays as it is). */
+void peek_status(Request *r, MPI_Status *status)
+{
+    if (r->kind == pml::Kind::Generalized) {
+        pml::generalized_query(r);
+    }
+    if (status != MPI_STATUS_IGNORE) {
+        *status = r->status;
+    }
+}
+
+bool complete_or_progress(Request *r)
+{
+    if (!r->complete) {
+        pml::progress();
+    }
+    return r->complete;
+}
+
+} // namespace
+
 int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     if (inactive(request)) {
@@ -314,17 +337,96 @@ int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     Request *r = pml::from_handle(request);
-    if (!r->complete) {
-        pml::progress();
-    }
-    *flag = r->complete;
-    if (r->complete && r->kind == pml::Kind::Generalized) {
-        pml::generalized_query(r);
-    }
-    if (r->complete && status != MPI_STATUS_IGNORE) {
-        *status = r->status;
+    *flag = complete_or_progress(r);
+    if (*flag) {
+        peek_status(r, status);
     }
     return MPI_SUCCESS;
+}
+
+/* MPI-4.1 3.7.5: the array forms of MPI_Request_get_status, which neither free nor deactivate. */
+int request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag,
+                           MPI_Status *status)
+{
+    pml::progress();
+    bool any_active = false;
+    for (int i = 0; i < count; ++i) {
+        if (inactive(array_of_requests[i])) {
+            continue;
+        }
+        any_active = true;
+        Request *r = pml::from_handle(array_of_requests[i]);
+        if (r->complete) {
+            *indx = i;
+            *flag = 1;
+            peek_status(r, status);
+            const int error = r->status.MPI_ERROR;
+            return error == MPI_SUCCESS ? MPI_SUCCESS
+                                        : raise_request_error("MPI_Request_get_status_any", error_comm(r), error);
+        }
+    }
+    *indx = MPI_UNDEFINED;
+    *flag = any_active ? 0 : 1;
+    if (!any_active) {
+        empty(status);
+    }
+    return MPI_SUCCESS;
+}
+
+int request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                           MPI_Status array_of_statuses[])
+{
+    bool all = true;
+    for (int i = 0; i < count && all; ++i) {
+        all = inactive(array_of_requests[i]) || complete_or_progress(pml::from_handle(array_of_requests[i]));
+    }
+    *flag = all ? 1 : 0;
+    if (!all) {
+        return MPI_SUCCESS;
+    }
+    int failed = 0;
+    MPI_Comm first_failed = MPI_COMM_NULL;
+    for (int i = 0; i < count; ++i) {
+        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
+        if (inactive(array_of_requests[i])) {
+            empty(st);
+            continue;
+        }
+        Request *r = pml::from_handle(array_of_requests[i]);
+        peek_status(r, st);
+        if (r->status.MPI_ERROR != MPI_SUCCESS) {
+            first_failed = failed++ == 0 ? error_comm(r) : first_failed;
+        }
+    }
+    return failed == 0 ? MPI_SUCCESS
+                       : raise_request_error("MPI_Request_get_status_all", first_failed, MPI_ERR_IN_STATUS);
+}
+
+int request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                            int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    pml::progress();
+    bool any_active = false;
+    int n = 0, failed = 0;
+    MPI_Comm first_failed = MPI_COMM_NULL;
+    for (int i = 0; i < incount; ++i) {
+        if (inactive(array_of_requests[i])) {
+            continue;
+        }
+        any_active = true;
+        Request *r = pml::from_handle(array_of_requests[i]);
+        if (!r->complete) {
+            continue;
+        }
+        peek_status(r, array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n]);
+        array_of_indices[n++] = i;
+        if (r->status.MPI_ERROR != MPI_SUCCESS) {
+            first_failed = failed++ == 0 ? error_comm(r) : first_failed;
+        }
+    }
+    *outcount = any_active ? n : MPI_UNDEFINED;
+    return failed == 0 ? MPI_SUCCESS
+                       : raise_request_error("MPI_Request_get_status_some", first_failed, MPI_ERR_IN_STATUS);
 }
 
 int cancel(MPI_Request *request)

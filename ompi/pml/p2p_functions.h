@@ -76,6 +76,7 @@ int imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *mes
 /* p2p_buffered.cpp */
 int buffer_attach(void *buffer, int size);
 int buffer_detach(void *buffer_addr, int *size);
+int buffer_flush();
 int bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
 int bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
@@ -104,6 +105,12 @@ int testsome(int incount, MPI_Request array_of_requests[], int *outcount, int ar
              MPI_Status array_of_statuses[]);
 int request_free(MPI_Request *request);
 int request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag,
+                           MPI_Status *status);
+int request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                           MPI_Status array_of_statuses[]);
+int request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                            int array_of_indices[], MPI_Status array_of_statuses[]);
 int cancel(MPI_Request *request);
 
 /* p2p_status.cpp */

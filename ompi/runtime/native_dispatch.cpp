@@ -39,6 +39,7 @@ void native_fill(tessera_mpi_dispatch_t *t)
     /* Communicators */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;
+    t->Comm_get_parent = native::comm_get_parent;
     t->Comm_group = native::comm_group;
     t->Comm_compare = native::comm_compare;
     t->Comm_set_name = native::comm_set_name;
@@ -187,6 +188,7 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Imrecv = native::imrecv;
     t->Buffer_attach = native::buffer_attach;
     t->Buffer_detach = native::buffer_detach;
+    t->Buffer_flush = native::buffer_flush;
     t->Bsend = native::bsend;
     t->Ibsend = native::ibsend;
     t->Bsend_init = native::bsend_init;
@@ -226,6 +228,9 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Testsome = native::testsome;
     t->Request_free = native::request_free;
     t->Request_get_status = native::request_get_status;
+    t->Request_get_status_any = native::request_get_status_any;
+    t->Request_get_status_all = native::request_get_status_all;
+    t->Request_get_status_some = native::request_get_status_some;
     t->Cancel = native::cancel;
     t->Test_cancelled = native::test_cancelled;
     t->Get_count = native::get_count;

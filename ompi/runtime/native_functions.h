@@ -35,6 +35,7 @@ int free_mem(void *base);
 /* ompi/communicator/comm_query.cpp */
 int comm_rank(MPI_Comm comm, int *rank);
 int comm_size(MPI_Comm comm, int *size);
+int comm_get_parent(MPI_Comm *parent);
 /* error handling: ompi/errhandler/errhandler_functions.h */
 
 } // namespace tessera::ompi::native
