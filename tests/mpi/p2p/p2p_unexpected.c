@@ -103,8 +103,14 @@ static void truncation(int peer, int from, size_t n, size_t room)
     MPI_Isend(out, (int)n, MPI_BYTE, peer, 24, MPI_COMM_WORLD, &both[0]);
     MPI_Irecv(in, (int)room, MPI_BYTE, from, 24, MPI_COMM_WORLD, &both[1]);
     expect_error(MPI_Waitall(2, both, sts), MPI_ERR_IN_STATUS, "MPI_Waitall with a truncated receive");
-    CHECK(sts[0].MPI_ERROR == MPI_SUCCESS && error_class(sts[1].MPI_ERROR) == MPI_ERR_TRUNCATE,
+    /* A runtime may return at the failed receive and leave the send pending (MPICH does, now and then),
+     * as MPI-4.1 3.7.5 allows: its status then says MPI_ERR_PENDING and the request is still there. */
+    const int pending = error_class(sts[0].MPI_ERROR) == MPI_ERR_PENDING;
+    CHECK((sts[0].MPI_ERROR == MPI_SUCCESS || pending) && error_class(sts[1].MPI_ERROR) == MPI_ERR_TRUNCATE,
           "MPI_Waitall's statuses: %d and %d", sts[0].MPI_ERROR, sts[1].MPI_ERROR);
+    if (pending) {
+        MPI_Wait(&both[0], MPI_STATUS_IGNORE);
+    }
     free(out);
     free(in);
 }
