@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs part of MPICH's own test suite (test/mpi of Debian's mpich source package) against a Tessera
 # build: the directories of the MPI functions Tessera implements (attributes, collectives,
-# communicators, error handlers, groups, info, initialization, point-to-point, topologies), with
-# --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
+# communicators, datatypes, error handlers, groups, info, initialization, point-to-point, topologies)
+# and their erroneous-argument tests under errors/, with --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
 # a test fails that expected-failures.txt does not list (with the reason it fails), 0 otherwise.
 #
 # usage: tools/mpich-tests/run.sh [BUILD_DIR [WORK_DIR]]     (defaults: build, /tmp/tessera-mpich-tests)
@@ -14,7 +14,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$(cd "${1:-build}" && pwd)"
 work="${2:-/tmp/tessera-mpich-tests}"
-dirs="attr coll comm errhan group info init pt2pt topo"
+dirs="attr coll comm datatype errhan group info init pt2pt topo
+      errors/attr errors/coll errors/comm errors/datatype errors/group errors/pt2pt errors/topo"
 mkdir -p "$work"
 
 # 1. The source.
@@ -53,9 +54,10 @@ printf '\n| directory | tests | passed | failed |\n|---|---|---|---|\n'
 : > "$work/failures.txt"
 total=0 passed=0
 for d in $dirs; do
-  make -k -C "$d" -j2 > "$work/make-$d.log" 2>&1 || true
-  (cd "$d" && ../runtests -srcdir=. -tests=testlist -mpiexec="$launcher" -xmlfile=summary.xml \
-    > "$work/run-$d.log" 2>&1 || true)
+  log="${d//\//_}"
+  make -k -C "$d" -j2 > "$work/make-$log.log" 2>&1 || true
+  (cd "$d" && "$src/runtests" -srcdir=. -tests=testlist -mpiexec="$launcher" -xmlfile=summary.xml \
+    > "$work/run-$log.log" 2>&1 || true)
   # "name np status" per test run
   results=$(python3 -c 'import sys, xml.etree.ElementTree as E
 for t in E.parse(sys.argv[1]).getroot().iter("MPITEST"):
@@ -74,7 +76,8 @@ while read -r name np; do
   if reason=$(grep -E "^$name " "$here/expected-failures.txt"); then
     echo "expected: $name ($np ranks): ${reason#"$name "}"
   else
-    echo "UNEXPECTED: $name ($np ranks): see $work/run-${name%%/*}.log"
+    dir="${name%/*}"
+    echo "UNEXPECTED: $name ($np ranks): see $work/run-${dir//\//_}.log"
     unexpected=$((unexpected + 1))
   fi
 done < "$work/failures.txt"
