@@ -217,11 +217,19 @@ bool push_data(Request *s)
         return s->in_flight == 0;
     }
     const char *source = s->type->contiguous ? convertor_contiguous(s->sbuf, *s->type) : s->packed.data();
+    /* A non-contiguous message whose address was not offered is packed here, one fragment ahead of
+     * the transports: its first fragment leaves after one fragment's packing, not the whole message's. */
+    const bool packs_here = !s->type->contiguous && s->address == 0;
     while (s->scheduled < s->bytes && s->in_flight < params.pipeline_depth) {
         const std::size_t index = mca_btl_base_stripe_next(&s->stripe, peer);
         mca_btl_base_module_t *m = peer->modules[index].btl;
         const std::size_t room = m->btl_max_send_size - sizeof(DataHeader);
         const std::size_t n = std::min(room, s->bytes - s->scheduled);
+        if (packs_here && s->packed_upto < s->scheduled + n) {
+            convertor_pack(s->sbuf, s->count, *s->type, s->packed_upto, s->packed.data() + s->packed_upto,
+                           s->scheduled + n - s->packed_upto);
+            s->packed_upto = s->scheduled + n;
+        }
         DataHeader h{FragType::Data, {}, s->remote, s->scheduled};
         const mca_btl_base_segment_t segments[2] = {{&h, sizeof h}, {source + s->scheduled, n}};
         const int rc = m->btl_send(m, peer->modules[index].endpoint, kTag, segments, 2, send_done, s);
@@ -575,6 +583,7 @@ void restart(Request *r)
     r->address = 0;
     r->msg_bytes = 0;
     r->scheduled = 0;
+    r->packed_upto = 0;
     r->delivered = 0;
     r->in_flight = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;
@@ -685,9 +694,9 @@ int start_send(Request *r)
     restart(r);
     auto *state = static_cast<CommState *>(r->comm->pml);
     PeerState &ps = state->peers[static_cast<std::size_t>(r->peer)];
-    if (!r->type->contiguous && r->bytes != 0) {
+    const bool packs = !r->type->contiguous && r->bytes != 0;
+    if (packs) {
         r->packed.resize(r->bytes);
-        convertor_pack(r->sbuf, r->count, *r->type, 0, r->packed.data(), r->bytes);
     }
     const char *payload = r->type->contiguous ? convertor_contiguous(r->sbuf, *r->type) : r->packed.data();
     MatchHeader h{};
@@ -701,6 +710,9 @@ int start_send(Request *r)
         std::min(params.eager_limit != 0 ? params.eager_limit : peer->modules[0].btl->btl_eager_limit,
                  peer->modules[0].btl->btl_max_send_size);
     if (r->mode != SendMode::Sync && r->bytes + sizeof h <= limit) {
+        if (packs) {
+            convertor_pack(r->sbuf, r->count, *r->type, 0, r->packed.data(), r->bytes);
+        }
         h.type = FragType::Eager;
         r->scheduled = r->bytes;
         const int rc = send_control(r->proc, &h, sizeof h, payload, r->bytes, r);
@@ -714,6 +726,10 @@ int start_send(Request *r)
                         (params.single_copy == kSingleCopyExchange && r->exchange);
     const bool offer = wanted && peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
     if (offer) {
+        /* The receiver reads the packed message as soon as the RTS arrives: whole before it leaves. */
+        if (packs) {
+            convertor_pack(r->sbuf, r->count, *r->type, 0, r->packed.data(), r->bytes);
+        }
         h.flags |= kRtsAddress;
         r->address = reinterpret_cast<uint64_t>(payload);
     }

@@ -60,10 +60,12 @@ struct Request {
     uint64_t address = 0;    /* send: the data's address, offered in the RTS for a single-copy get */
     std::size_t msg_bytes = 0; /* receive: the matched message's length */
     std::size_t scheduled = 0; /* send: bytes handed to the btl */
+    std::size_t packed_upto = 0; /* send of a non-contiguous type by fragments: bytes of `packed` filled */
     std::size_t delivered = 0; /* receive: bytes unpacked */
     int in_flight = 0;         /* send: fragments the btl still reads */
     mca_btl_base_stripe_t stripe{};
-    std::vector<char> packed;  /* send of a non-contiguous type: the packed message */
+    std::vector<char> packed;  /* send of a non-contiguous type: the packed message (rendezvous: filled
+                                  fragment by fragment unless its address was offered for a single copy) */
 
     std::unique_ptr<RequestWork> work; /* Kind::Coll, Kind::Generalized */
 

@@ -9,7 +9,11 @@ spread (min-max), ratios, and the issue's targets (PASS/MISS):
   shm 8 B latency <= Open MPI's and MPICH's;  shm 4 MiB bandwidth >= 0.8 x memcpy 4 MiB;
   tcp 8 B latency <= 1.2 x raw socket;         tcp 4 MiB bandwidth with 2 links >= with 1 link.
 
-usage: tools/bench/p2p/p2p_bench.py [--build build] [--rounds 5] [--quick] [--tessera-only]
+With --ddt, ddt_pingpong.c also runs in each round: a ping-pong of 16 MiB of data in vectors of
+doubles (every other one; 64-byte blocks 128 bytes apart; 512-byte blocks 1 KiB apart), typed on both
+sides, GB/s one way (no target: how derived datatypes cross each transport).
+
+usage: tools/bench/p2p/p2p_bench.py [--build build] [--rounds 5] [--quick] [--tessera-only] [--ddt]
 """
 import argparse
 import os
@@ -21,6 +25,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MiB4 = 4 << 20
+MiB16 = 16 << 20
+DDT_LAYOUTS = ((1, 2), (8, 16), (64, 128))  # (blocklen, stride) in doubles
 
 
 def run(cmd, env, timeout=600):
@@ -41,6 +47,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="one round, Tessera only: checks the programs run")
     ap.add_argument("--tessera-only", action="store_true")
+    ap.add_argument("--ddt", action="store_true", help="also the derived-datatype ping-pong (ddt_pingpong.c)")
     args = ap.parse_args()
     rounds = 1 if args.quick else args.rounds
     only_tessera = args.quick or args.tessera_only
@@ -59,7 +66,7 @@ def main():
         exe = {}
         for name, compiler in cc.items():
             tag = name.replace(" ", "").lower()
-            for prog in ("latency", "bandwidth"):
+            for prog in ("latency", "bandwidth") + (("ddt_pingpong",) if args.ddt else ()):
                 out = f"{work}/{prog}_{tag}"
                 subprocess.run([compiler, "-O2", "-o", out, os.path.join(HERE, f"{prog}.c")], check=True, env=env,
                                stderr=subprocess.DEVNULL)
@@ -81,6 +88,7 @@ def main():
             variants += [("shm", "MPICH", mpich, {}),
                          ("tcp", "MPICH", mpich, {"UCX_TLS": "self,tcp"})]
         results = {}
+        ddt = {}  # (row, runtime): per round, GB/s per DDT_LAYOUTS entry
         failed = set()
         for rnd in range(rounds):
             for row, name, launcher, extra in variants:
@@ -92,6 +100,11 @@ def main():
                     lat = run(launcher + [exe[(name, "latency")], "8"], e)
                     bw = run(launcher + [exe[(name, "bandwidth")], str(MiB4)], e)
                     results.setdefault(key, []).append((lat[("latency_us", 8)], bw[("bandwidth_gbs", MiB4)]))
+                    if args.ddt:
+                        layouts = [str(x) for b, st in DDT_LAYOUTS for x in (MiB16, b, st)]
+                        dd = run(launcher + [exe[(name, "ddt_pingpong")]] + layouts, e)
+                        ddt.setdefault(key, []).append(
+                            [dd[(f"ddt_vector_{b}_{st}_gbs", MiB16)] for b, st in DDT_LAYOUTS])
                 except (RuntimeError, subprocess.TimeoutExpired, KeyError) as err:
                     print(f"{name} {row}: failed: {err}", file=sys.stderr)
                     failed.add(key)
@@ -124,6 +137,18 @@ def main():
             print(f"| {row} | {name} | failed | failed |")
             continue
         print(f"| {row} | {name} | {med(key, 0):.3f} {spread(key, 0)} | {med(key, 1):.2f} {spread(key, 1)} |")
+
+    if ddt:
+        print("\nDerived datatypes: ping-pong of 16 MiB of data, vector of doubles typed on both sides, GB/s one way "
+              "(medians, min-max):")
+        print("| transport | runtime | " + " | ".join(f"blocklen {b}, stride {st}" for b, st in DDT_LAYOUTS) + " |")
+        print("|---|---|" + "---|" * len(DDT_LAYOUTS))
+        for row, name, _, _ in variants:
+            rows = ddt.get((row, name))
+            if rows:
+                cells = [f"{statistics.median(r[i] for r in rows):.2f} [{min(r[i] for r in rows):.3g}-"
+                         f"{max(r[i] for r in rows):.3g}]" for i in range(len(DDT_LAYOUTS))]
+                print(f"| {row} | {name} | " + " | ".join(cells) + " |")
 
     def target(text, ok):
         print(f"{'PASS' if ok else 'MISS'}: {text}")
