@@ -45,6 +45,8 @@ struct Params {
     /* dte_jit_paced_above: a pack or unpack touching more bytes (user buffer span plus packed bytes)
      * uses the paced code; 0: this host's L2 cache size. */
     size_t paced_above = 0;
+    /* dte_jit_avx512: let the compiled code use AVX-512 where the host has it. */
+    bool avx512 = false;
 };
 extern Params params;
 

@@ -4,7 +4,8 @@
  * One thread per process does all LLVM work, so MPI_Type_commit never waits for it: it creates the
  * LLJIT instance on its first job (a few milliseconds nobody waits for), then for each queued type
  * generates IR, optimizes it for the host (JITTargetMachineBuilder::detectHost: AVX2 where the machine
- * has it), compiles it to native code and publishes the function pointers in the type's cache entry.
+ * has it; AVX-512 only with dte_jit_avx512), compiles it to native code and publishes the function
+ * pointers in the type's cache entry.
  *
  * Optimization (dte_jit_opt): "fast" is the O3 pipeline with loop unrolling and interleaving off —
  * the vectorizer still runs, and a type compiles in ~6 ms instead of ~38 ms (docs/BENCHMARKING.md);
@@ -54,6 +55,8 @@ std::shared_ptr<Engine> engine_create()
         return nullptr;
     }
     host->setCodeGenOptLevel(config->opt == kOptNone ? llvm::CodeGenOpt::Less : llvm::CodeGenOpt::Default);
+    if (!config->avx512)
+        host->getFeatures().AddFeature("avx512f", false); /* and everything that implies it */
     auto machine = host->createTargetMachine();
     if (!machine) {
         llvm::consumeError(machine.takeError());
