@@ -39,7 +39,7 @@ constexpr uint64_t kMaxUnroll = 8;
  * than 32-byte ones, whether the lines are in cache or not (64-byte blocks 1 KiB apart: 6.5 against
  * 8.6 GB/s; 64 KiB of 64-byte blocks 128 bytes apart: 28 against 44). Packing reads strided and stores
  * contiguously, and keeps 32-byte pieces. */
-constexpr uint64_t kUnpackPieceMax = 64;
+constexpr uint64_t kUnpackPieceMax = 16;
 /* The copy loop runs up to this size instead of a memcpy call, which costs here whether the lines are
  * in cache or not (blocks 2304 bytes apart by 4224: pack 22.1 against 19.7 GB/s, unpack 22.2 against
  * 19.1; 768 bytes by 3456: 16.1 against 14.9 and 17.5 against 14.6). Longer blocks are left to
@@ -336,7 +336,7 @@ private:
         }
         /* Widest pieces first: 32 (packing) and 16 byte vectors, then scalars, each unaligned. */
         uint64_t at = 0;
-        for (uint64_t piece : {64u, 32u, 16u, 8u, 4u, 2u, 1u}) {
+        for (uint64_t piece : {32u, 16u, 8u, 4u, 2u, 1u}) {
             if (piece > widest)
                 continue;
             llvm::Type *type = piece >= 16 ? static_cast<llvm::Type *>(llvm::FixedVectorType::get(b_.getInt8Ty(), piece))
