@@ -33,6 +33,23 @@ int retire(MPI_Request *handle, MPI_Status *status)
     return error;
 }
 
+/* What MPI_Request_get_status and its array forms take of a complete request: its status, the request
+ * left as it is (a generalized request's query_fn fills it first). Returns the status's error. */
+int peek(MPI_Request *handle, MPI_Status *status)
+{
+    Request *r = pml::from_handle(*handle);
+    if (r->kind == pml::Kind::Generalized) {
+        pml::generalized_query(r);
+    }
+    if (status != MPI_STATUS_IGNORE) {
+        *status = r->status;
+    }
+    return r->status.MPI_ERROR;
+}
+
+/* retire() or peek(): how a completion call takes a complete request. */
+using Take = int (*)(MPI_Request *handle, MPI_Status *status);
+
 bool inactive(MPI_Request h)
 {
     const Request *r = pml::from_handle(h);
@@ -57,6 +74,100 @@ MPI_Comm error_comm(const Request *r)
 int raise_request_error(const char *function, MPI_Comm on, int error)
 {
     return raise_on_comm(on, error, function, pml::request_error_text(error));
+}
+
+bool all_complete(int count, const MPI_Request array_of_requests[])
+{
+    for (int i = 0; i < count; ++i) {
+        if (!inactive(array_of_requests[i]) && !pml::from_handle(array_of_requests[i])->complete) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Every request's status, all of them complete or inactive; MPI_ERR_IN_STATUS when one failed. */
+int take_all(const char *function, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[],
+             Take take)
+{
+    int failed = 0;
+    MPI_Comm first_failed = MPI_COMM_NULL;
+    for (int i = 0; i < count; ++i) {
+        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
+        if (inactive(array_of_requests[i])) {
+            empty(st);
+            continue;
+        }
+        const MPI_Comm on = error_comm(pml::from_handle(array_of_requests[i]));
+        if (take(&array_of_requests[i], st) != MPI_SUCCESS) {
+            first_failed = failed == 0 ? on : first_failed;
+            ++failed;
+        }
+    }
+    return failed == 0 ? MPI_SUCCESS : raise_request_error(function, first_failed, MPI_ERR_IN_STATUS);
+}
+
+/* The first complete one among active requests, or flag 0 (flag 1 and MPI_UNDEFINED when none is
+ * active). */
+int take_any(const char *function, int count, MPI_Request array_of_requests[], int *indx, int *flag,
+             MPI_Status *status, Take take)
+{
+    bool any_active = false;
+    for (int i = 0; i < count; ++i) {
+        if (inactive(array_of_requests[i])) {
+            continue;
+        }
+        any_active = true;
+        const Request *r = pml::from_handle(array_of_requests[i]);
+        if (r->complete) {
+            *indx = i;
+            *flag = 1;
+            const MPI_Comm on = error_comm(r);
+            const int error = take(&array_of_requests[i], status);
+            return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error(function, on, error);
+        }
+    }
+    *indx = MPI_UNDEFINED;
+    *flag = any_active ? 0 : 1;
+    if (!any_active) {
+        empty(status);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The complete ones among active requests into indices/statuses; MPI_UNDEFINED when none is active. */
+int collect_some(const char *function, int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[], Take take)
+{
+    bool any_active = false;
+    int n = 0, failed = 0;
+    MPI_Comm first_failed = MPI_COMM_NULL;
+    for (int i = 0; i < incount; ++i) {
+        if (inactive(array_of_requests[i])) {
+            continue;
+        }
+        any_active = true;
+        const Request *r = pml::from_handle(array_of_requests[i]);
+        if (!r->complete) {
+            continue;
+        }
+        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n];
+        array_of_indices[n++] = i;
+        const MPI_Comm on = error_comm(r);
+        if (take(&array_of_requests[i], st) != MPI_SUCCESS) {
+            first_failed = failed == 0 ? on : first_failed;
+            ++failed;
+        }
+    }
+    *outcount = any_active ? n : MPI_UNDEFINED;
+    return failed == 0 ? MPI_SUCCESS : raise_request_error(function, first_failed, MPI_ERR_IN_STATUS);
+}
+
+/* The MPI_Request_get_status forms read the application's requests without changing them: peek()
+ * writes nothing through the handle. */
+MPI_Request *unchanged(const MPI_Request array_of_requests[])
+{
+    return const_cast<MPI_Request *>(array_of_requests);
 }
 
 } // namespace
@@ -131,49 +242,17 @@ int test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
-    pml::wait_until([&] {
-        for (int i = 0; i < count; ++i) {
-            if (!inactive(array_of_requests[i]) && !pml::from_handle(array_of_requests[i])->complete) {
-                return false;
-            }
-        }
-        return true;
-    });
-    int failed = 0;
-    MPI_Comm first_failed = MPI_COMM_NULL;
-    for (int i = 0; i < count; ++i) {
-        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
-        if (inactive(array_of_requests[i])) {
-            empty(st);
-            continue;
-        }
-        const MPI_Comm on = error_comm(pml::from_handle(array_of_requests[i]));
-        if (retire(&array_of_requests[i], st) != MPI_SUCCESS) {
-            first_failed = failed == 0 ? on : first_failed;
-            ++failed;
-        }
-    }
-    return failed == 0 ? MPI_SUCCESS : raise_request_error("MPI_Waitall", first_failed, MPI_ERR_IN_STATUS);
+    pml::wait_until([&] { return all_complete(count, array_of_requests); });
+    return take_all("MPI_Waitall", count, array_of_requests, array_of_statuses, retire);
 }
 
 int testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
-    auto all_done = [&] {
-        for (int i = 0; i < count; ++i) {
-            if (!inactive(array_of_requests[i]) && !pml::from_handle(array_of_requests[i])->complete) {
-                return false;
-            }
-        }
-        return true;
-    };
-    if (!all_done()) {
+    if (!all_complete(count, array_of_requests)) {
         pml::progress();
     }
-    *flag = all_done();
-    if (!*flag) {
-        return MPI_SUCCESS;
-    }
-    return waitall(count, array_of_requests, array_of_statuses);
+    *flag = all_complete(count, array_of_requests);
+    return *flag ? take_all("MPI_Testall", count, array_of_requests, array_of_statuses, retire) : MPI_SUCCESS;
 }
 
 int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status)
@@ -207,60 +286,8 @@ int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *s
 int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status)
 {
     pml::progress();
-    bool any_active = false;
-    for (int i = 0; i < count; ++i) {
-        if (inactive(array_of_requests[i])) {
-            continue;
-        }
-        any_active = true;
-        const Request *r = pml::from_handle(array_of_requests[i]);
-        if (r->complete) {
-            *indx = i;
-            *flag = 1;
-            const MPI_Comm on = error_comm(r);
-            const int error = retire(&array_of_requests[i], status);
-            return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Testany", on, error);
-        }
-    }
-    *indx = MPI_UNDEFINED;
-    *flag = any_active ? 0 : 1;
-    if (!any_active) {
-        empty(status);
-    }
-    return MPI_SUCCESS;
+    return take_any("MPI_Testany", count, array_of_requests, indx, flag, status, retire);
 }
-
-namespace {
-
-/* The complete ones among active requests into indices/statuses; MPI_UNDEFINED when none is active. */
-int collect_some(const char *function, int incount, MPI_Request array_of_requests[], int *outcount,
-                 int array_of_indices[], MPI_Status array_of_statuses[])
-{
-    bool any_active = false;
-    int n = 0, failed = 0;
-    MPI_Comm first_failed = MPI_COMM_NULL;
-    for (int i = 0; i < incount; ++i) {
-        if (inactive(array_of_requests[i])) {
-            continue;
-        }
-        any_active = true;
-        const Request *r = pml::from_handle(array_of_requests[i]);
-        if (!r->complete) {
-            continue;
-        }
-        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n];
-        array_of_indices[n++] = i;
-        const MPI_Comm on = error_comm(r);
-        if (retire(&array_of_requests[i], st) != MPI_SUCCESS) {
-            first_failed = failed == 0 ? on : first_failed;
-            ++failed;
-        }
-    }
-    *outcount = any_active ? n : MPI_UNDEFINED;
-    return failed == 0 ? MPI_SUCCESS : raise_request_error(function, first_failed, MPI_ERR_IN_STATUS);
-}
-
-} // namespace
 
 int waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
              MPI_Status array_of_statuses[])
@@ -278,14 +305,16 @@ int waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int ar
         }
         return !any_active;
     });
-    return collect_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    return collect_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                        retire);
 }
 
 int testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
              MPI_Status array_of_statuses[])
 {
     pml::progress();
-    return collect_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    return collect_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                        retire);
 }
 
 int request_free(MPI_Request *request)
@@ -306,29 +335,6 @@ int request_free(MPI_Request *request)
                                 : raise_on_comm(MPI_COMM_SELF, freed, "MPI_Request_free", "the request's free_fn failed");
 }
 
-namespace {
-
-/* A complete request's status, as MPI_Request_get_status gives it (the request stays as it is). */
-void peek_status(Request *r, MPI_Status *status)
-{
-    if (r->kind == pml::Kind::Generalized) {
-        pml::generalized_query(r);
-    }
-    if (status != MPI_STATUS_IGNORE) {
-        *status = r->status;
-    }
-}
-
-bool complete_or_progress(Request *r)
-{
-    if (!r->complete) {
-        pml::progress();
-    }
-    return r->complete;
-}
-
-} // namespace
-
 int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     if (inactive(request)) {
@@ -336,10 +342,12 @@ int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         empty(status);
         return MPI_SUCCESS;
     }
-    Request *r = pml::from_handle(request);
-    *flag = complete_or_progress(r);
+    if (!pml::from_handle(request)->complete) {
+        pml::progress();
+    }
+    *flag = pml::from_handle(request)->complete;
     if (*flag) {
-        peek_status(r, status);
+        (void)peek(&request, status); /* the error is the status's, not the call's */
     }
     return MPI_SUCCESS;
 }
@@ -349,84 +357,26 @@ int request_get_status_any(int count, const MPI_Request array_of_requests[], int
                            MPI_Status *status)
 {
     pml::progress();
-    bool any_active = false;
-    for (int i = 0; i < count; ++i) {
-        if (inactive(array_of_requests[i])) {
-            continue;
-        }
-        any_active = true;
-        Request *r = pml::from_handle(array_of_requests[i]);
-        if (r->complete) {
-            *indx = i;
-            *flag = 1;
-            peek_status(r, status);
-            const int error = r->status.MPI_ERROR;
-            return error == MPI_SUCCESS ? MPI_SUCCESS
-                                        : raise_request_error("MPI_Request_get_status_any", error_comm(r), error);
-        }
-    }
-    *indx = MPI_UNDEFINED;
-    *flag = any_active ? 0 : 1;
-    if (!any_active) {
-        empty(status);
-    }
-    return MPI_SUCCESS;
+    return take_any("MPI_Request_get_status_any", count, unchanged(array_of_requests), indx, flag, status, peek);
 }
 
 int request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
                            MPI_Status array_of_statuses[])
 {
-    bool all = true;
-    for (int i = 0; i < count && all; ++i) {
-        all = inactive(array_of_requests[i]) || complete_or_progress(pml::from_handle(array_of_requests[i]));
+    if (!all_complete(count, array_of_requests)) {
+        pml::progress();
     }
-    *flag = all ? 1 : 0;
-    if (!all) {
-        return MPI_SUCCESS;
-    }
-    int failed = 0;
-    MPI_Comm first_failed = MPI_COMM_NULL;
-    for (int i = 0; i < count; ++i) {
-        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
-        if (inactive(array_of_requests[i])) {
-            empty(st);
-            continue;
-        }
-        Request *r = pml::from_handle(array_of_requests[i]);
-        peek_status(r, st);
-        if (r->status.MPI_ERROR != MPI_SUCCESS) {
-            first_failed = failed++ == 0 ? error_comm(r) : first_failed;
-        }
-    }
-    return failed == 0 ? MPI_SUCCESS
-                       : raise_request_error("MPI_Request_get_status_all", first_failed, MPI_ERR_IN_STATUS);
+    *flag = all_complete(count, array_of_requests);
+    return *flag ? take_all("MPI_Request_get_status_all", count, unchanged(array_of_requests), array_of_statuses, peek)
+                 : MPI_SUCCESS;
 }
 
 int request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
                             int array_of_indices[], MPI_Status array_of_statuses[])
 {
     pml::progress();
-    bool any_active = false;
-    int n = 0, failed = 0;
-    MPI_Comm first_failed = MPI_COMM_NULL;
-    for (int i = 0; i < incount; ++i) {
-        if (inactive(array_of_requests[i])) {
-            continue;
-        }
-        any_active = true;
-        Request *r = pml::from_handle(array_of_requests[i]);
-        if (!r->complete) {
-            continue;
-        }
-        peek_status(r, array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n]);
-        array_of_indices[n++] = i;
-        if (r->status.MPI_ERROR != MPI_SUCCESS) {
-            first_failed = failed++ == 0 ? error_comm(r) : first_failed;
-        }
-    }
-    *outcount = any_active ? n : MPI_UNDEFINED;
-    return failed == 0 ? MPI_SUCCESS
-                       : raise_request_error("MPI_Request_get_status_some", first_failed, MPI_ERR_IN_STATUS);
+    return collect_some("MPI_Request_get_status_some", incount, unchanged(array_of_requests), outcount,
+                        array_of_indices, array_of_statuses, peek);
 }
 
 int cancel(MPI_Request *request)
