@@ -50,7 +50,7 @@ int reduce_impl(const char *function, const void *sbuf, void *rbuf, MPI_Count co
         rc = check_reduction(c, datatype, op, c.is_member(root) ? sbuf : MPI_IN_PLACE, n, &r);
     }
     if (rc == MPI_SUCCESS && c.is_root(root)) {
-        rc = check_result(c, r, c.is_member(root) ? sbuf : nullptr, n, rbuf, n);
+        rc = check_result(c, r, c.is_member(root) ? sbuf : nullptr, c.is_member(root) ? n : 0, rbuf, n);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
