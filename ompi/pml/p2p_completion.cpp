@@ -76,6 +76,15 @@ int raise_request_error(const char *function, MPI_Comm on, int error)
     return raise_on_comm(on, error, function, pml::request_error_text(error));
 }
 
+/* Takes one complete request; its error, if any, is raised on the request's communicator (found before
+ * retire() lets go of it). */
+int take_one(const char *function, MPI_Request *handle, MPI_Status *status, Take take)
+{
+    const MPI_Comm on = error_comm(pml::from_handle(*handle));
+    const int error = take(handle, status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error(function, on, error);
+}
+
 bool all_complete(int count, const MPI_Request array_of_requests[])
 {
     for (int i = 0; i < count; ++i) {
@@ -118,13 +127,10 @@ int take_any(const char *function, int count, MPI_Request array_of_requests[], i
             continue;
         }
         any_active = true;
-        const Request *r = pml::from_handle(array_of_requests[i]);
-        if (r->complete) {
+        if (pml::from_handle(array_of_requests[i])->complete) {
             *indx = i;
             *flag = 1;
-            const MPI_Comm on = error_comm(r);
-            const int error = take(&array_of_requests[i], status);
-            return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error(function, on, error);
+            return take_one(function, &array_of_requests[i], status, take);
         }
     }
     *indx = MPI_UNDEFINED;
@@ -215,9 +221,7 @@ int wait(MPI_Request *request, MPI_Status *status)
     }
     Request *r = pml::from_handle(*request);
     pml::wait_for(r);
-    const MPI_Comm on = error_comm(r);
-    const int error = retire(request, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Wait", on, error);
+    return take_one("MPI_Wait", request, status, retire);
 }
 
 int test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -235,9 +239,7 @@ int test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!r->complete) {
         return MPI_SUCCESS;
     }
-    const MPI_Comm on = error_comm(r);
-    const int error = retire(request, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Test", on, error);
+    return take_one("MPI_Test", request, status, retire);
 }
 
 int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -257,30 +259,13 @@ int testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status ar
 
 int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status)
 {
-    int found = MPI_UNDEFINED;
-    bool any_active = false;
+    /* MPI_Testany until it finds a complete request or no active one (flag 1 either way). */
+    int rc = MPI_SUCCESS, flag = 0;
     pml::wait_until([&] {
-        any_active = false;
-        for (int i = 0; i < count; ++i) {
-            if (inactive(array_of_requests[i])) {
-                continue;
-            }
-            any_active = true;
-            if (pml::from_handle(array_of_requests[i])->complete) {
-                found = i;
-                return true;
-            }
-        }
-        return !any_active;
+        rc = take_any("MPI_Waitany", count, array_of_requests, indx, &flag, status, retire);
+        return flag != 0;
     });
-    *indx = found;
-    if (found == MPI_UNDEFINED) {
-        empty(status);
-        return MPI_SUCCESS;
-    }
-    const MPI_Comm on = error_comm(pml::from_handle(array_of_requests[found]));
-    const int error = retire(&array_of_requests[found], status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : raise_request_error("MPI_Waitany", on, error);
+    return rc;
 }
 
 int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status)
@@ -292,21 +277,14 @@ int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MP
 int waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
              MPI_Status array_of_statuses[])
 {
+    /* MPI_Testsome until it takes a request or finds no active one (MPI_UNDEFINED). */
+    int rc = MPI_SUCCESS;
     pml::wait_until([&] {
-        bool any_active = false;
-        for (int i = 0; i < incount; ++i) {
-            if (inactive(array_of_requests[i])) {
-                continue;
-            }
-            any_active = true;
-            if (pml::from_handle(array_of_requests[i])->complete) {
-                return true;
-            }
-        }
-        return !any_active;
+        rc = collect_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                          retire);
+        return *outcount != 0;
     });
-    return collect_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
-                        retire);
+    return rc;
 }
 
 int testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],

@@ -206,6 +206,16 @@ int progress_pending()
     return events;
 }
 
+/* A send of a non-contiguous type: packs its message up to byte `end` (what is packed already stays). */
+void pack_until(Request *s, std::size_t end)
+{
+    if (!s->type->contiguous && s->packed_upto < end) {
+        convertor_pack(s->sbuf, s->count, *s->type, s->packed_upto, s->packed.data() + s->packed_upto,
+                       end - s->packed_upto);
+        s->packed_upto = end;
+    }
+}
+
 /* Pushes a rendezvous send's data fragments, round-robin (or weighted) over the peer's modules.
  * True when the send is finished (every byte taken and released by the transports, or failed): the
  * caller takes it out of its queue and completes it. */
@@ -217,19 +227,14 @@ bool push_data(Request *s)
         return s->in_flight == 0;
     }
     const char *source = s->type->contiguous ? convertor_contiguous(s->sbuf, *s->type) : s->packed.data();
-    /* A non-contiguous message whose address was not offered is packed here, one fragment ahead of
-     * the transports: its first fragment leaves after one fragment's packing, not the whole message's. */
-    const bool packs_here = !s->type->contiguous && s->address == 0;
     while (s->scheduled < s->bytes && s->in_flight < params.pipeline_depth) {
         const std::size_t index = mca_btl_base_stripe_next(&s->stripe, peer);
         mca_btl_base_module_t *m = peer->modules[index].btl;
         const std::size_t room = m->btl_max_send_size - sizeof(DataHeader);
         const std::size_t n = std::min(room, s->bytes - s->scheduled);
-        if (packs_here && s->packed_upto < s->scheduled + n) {
-            convertor_pack(s->sbuf, s->count, *s->type, s->packed_upto, s->packed.data() + s->packed_upto,
-                           s->scheduled + n - s->packed_upto);
-            s->packed_upto = s->scheduled + n;
-        }
+        /* Packed here, one fragment ahead of the transports (unless it was packed whole for a single
+         * copy): the first fragment leaves after one fragment's packing, not the whole message's. */
+        pack_until(s, s->scheduled + n);
         DataHeader h{FragType::Data, {}, s->remote, s->scheduled};
         const mca_btl_base_segment_t segments[2] = {{&h, sizeof h}, {source + s->scheduled, n}};
         const int rc = m->btl_send(m, peer->modules[index].endpoint, kTag, segments, 2, send_done, s);
@@ -694,8 +699,7 @@ int start_send(Request *r)
     restart(r);
     auto *state = static_cast<CommState *>(r->comm->pml);
     PeerState &ps = state->peers[static_cast<std::size_t>(r->peer)];
-    const bool packs = !r->type->contiguous && r->bytes != 0;
-    if (packs) {
+    if (!r->type->contiguous) {
         r->packed.resize(r->bytes);
     }
     const char *payload = r->type->contiguous ? convertor_contiguous(r->sbuf, *r->type) : r->packed.data();
@@ -710,9 +714,7 @@ int start_send(Request *r)
         std::min(params.eager_limit != 0 ? params.eager_limit : peer->modules[0].btl->btl_eager_limit,
                  peer->modules[0].btl->btl_max_send_size);
     if (r->mode != SendMode::Sync && r->bytes + sizeof h <= limit) {
-        if (packs) {
-            convertor_pack(r->sbuf, r->count, *r->type, 0, r->packed.data(), r->bytes);
-        }
+        pack_until(r, r->bytes);
         h.type = FragType::Eager;
         r->scheduled = r->bytes;
         const int rc = send_control(r->proc, &h, sizeof h, payload, r->bytes, r);
@@ -727,9 +729,7 @@ int start_send(Request *r)
     const bool offer = wanted && peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
     if (offer) {
         /* The receiver reads the packed message as soon as the RTS arrives: whole before it leaves. */
-        if (packs) {
-            convertor_pack(r->sbuf, r->count, *r->type, 0, r->packed.data(), r->bytes);
-        }
+        pack_until(r, r->bytes);
         h.flags |= kRtsAddress;
         r->address = reinterpret_cast<uint64_t>(payload);
     }
