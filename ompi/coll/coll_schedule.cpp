@@ -62,8 +62,9 @@ int next_tag(Communicator *comm)
     return pml::kTagCollFirst - static_cast<int>(comm->coll_seq++ % kTagSpan);
 }
 
-/* The persistent collective being started on this thread (FixedTagScope). */
-thread_local const FixedTags *fixed = nullptr;
+/* The persistent collective being started on this thread (FixedTagScope). initial-exec: read by every
+ * schedule (coll_checks.h says why). */
+[[gnu::tls_model("initial-exec")]] constinit thread_local const FixedTags *fixed = nullptr;
 
 int take_tag(Communicator *comm)
 {

@@ -199,9 +199,18 @@ void op_release(const Op *op)
     }
 }
 
-std::string op_check(const Op *op, const Datatype *type)
+bool op_defined_on(const Op *op, const Datatype *type)
 {
     if (op->kind == OpKind::User || op->kind == OpKind::Replace || op->kind == OpKind::NoOp) {
+        return true;
+    }
+    const Datatype *basic = nullptr;
+    return single_basic(type, &basic) && (basic == nullptr || op_kernel(op->kind, basic) != nullptr);
+}
+
+std::string op_check(const Op *op, const Datatype *type)
+{
+    if (op_defined_on(op, type)) {
         return "";
     }
     const Datatype *basic = nullptr;
@@ -209,9 +218,6 @@ std::string op_check(const Op *op, const Datatype *type)
         return std::string(op->name) + " cannot reduce " + type_label(type) +
                ": its elements mix several predefined datatypes (a predefined op takes a derived datatype "
                "made of one predefined datatype only)";
-    }
-    if (basic == nullptr || op_kernel(op->kind, basic) != nullptr) {
-        return "";
     }
     std::string what = basic->name;
     if (basic != type) {

@@ -54,6 +54,8 @@ void op_release(const Op *op);
  * type of its classes, or a derived type all of whose elements are one such type; a user op takes
  * any type. */
 std::string op_check(const Op *op, const Datatype *type);
+/* The same question without the words: whether op_check would say "". */
+bool op_defined_on(const Op *op, const Datatype *type);
 
 /* inout[i] = in[i] op inout[i] for `count` elements of `type` (op_check has passed). A derived type
  * is reduced element by element along its type map; a user function gets the type's handle. */
