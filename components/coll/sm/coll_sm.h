@@ -1,0 +1,103 @@
+/*
+ * coll sm: MPI_Barrier, MPI_Bcast, MPI_Allreduce and MPI_Alltoall of small messages on communicators
+ * whose processes all share this host (MPI-4.1 6.3, 6.4, 6.8, 6.9.6), through a shared-memory segment
+ * of the communicator: no request, no matching, no schedule. Each collective a process makes through
+ * it is numbered k = 1, 2, ...; a process
+ *   - writes what it gives (its operand, its blocks, the root's message) into its slot of the set k % 2,
+ *   - then stores k in its flag (release): "I have finished collective k - 1, and my data of k is in";
+ *   - and reads the slots of the others once their flags say k (acquire).
+ * A slot of set k % 2 is written again at collective k + 2, once every flag says k + 1: every reader of
+ * collective k has finished it by then. Each slot starts with the byte count its writer gave, so that
+ * ranks whose counts disagree get MPI_ERR_TRUNCATE or MPI_ERR_COUNT, as from the other components.
+ *
+ * Which collectives take this path depends only on what every rank gives alike (the size of the
+ * communicator, the bytes of the message by the type signature, the datatype and op of a reduction), so
+ * all ranks take it or none does. Larger messages, and reductions of non-contiguous datatypes, go to the
+ * component below it in the communicator's table (tuned, by priority), as do the non-blocking forms.
+ *
+ * The segment is made at the first collective that takes this path, not when the communicator is: a
+ * program with many communicators pays only for those it uses so. Rank 0 creates it, sends its name
+ * with the component below's broadcast, every rank maps it, they agree with an allreduce that all could,
+ * and rank 0 unlinks it: nothing is left in /dev/shm, whatever happens to the job after that. When any
+ * rank cannot map it, the communicator keeps using the component below.
+ *
+ * Waiting spins on the flags and progresses the point-to-point engine between polls (another process
+ * may wait on this one's progress: a rendezvous send started before the collective), yielding the CPU
+ * like any other wait when ranks outnumber cores.
+ */
+#ifndef TESSERA_COMPONENTS_COLL_SM_COLL_SM_H
+#define TESSERA_COMPONENTS_COLL_SM_COLL_SM_H
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "frameworks/coll/coll.h"
+
+extern "C" mca_coll_base_component_t mca_coll_sm_component;
+
+namespace tessera::ompi::coll_sm {
+
+struct Params {
+    int priority = 40;               /* coll_sm_priority: above tuned's 30 */
+    std::size_t max_bytes = 4096;    /* coll_sm_max_bytes: a rank's slot; larger messages go below */
+    int max_procs = 16;              /* coll_sm_max_procs: larger communicators get no module */
+    int polls = 128;                 /* coll_sm_polls: flag polls between passes of the progress engine */
+};
+extern Params params;
+
+/* Flags and slots sit on lines of their own (two, against the adjacent-line prefetcher). */
+constexpr std::size_t kLine = 128;
+
+/* A process's flag: the number of the last collective it entered. */
+struct alignas(kLine) Flag {
+    std::atomic<std::uint64_t> seq{0};
+};
+
+/* The head of a slot: the bytes its writer put after it. */
+struct alignas(64) SlotHead {
+    std::uint64_t bytes;
+};
+
+/* The shared segment of one communicator: a header, a flag per rank, two sets of a slot per rank. */
+class Segment {
+public:
+    Segment() = default;
+    ~Segment();
+    Segment(const Segment &) = delete;
+    Segment &operator=(const Segment &) = delete;
+
+    /* Rank 0: creates and maps /dev/shm`name`; the others map it. false with *error said otherwise. */
+    bool create(const std::string &name, int procs, std::size_t slot_bytes, std::string *error);
+    bool attach(const std::string &name, int procs, std::size_t slot_bytes, std::string *error);
+    /* Unmaps it (the name is unlinked by rank 0 as soon as all have mapped it). */
+    void unmap();
+    bool mapped() const { return base_ != nullptr; }
+
+    Flag &flag(int rank) const { return flags_[rank]; }
+    /* The slot of `rank` in collective k's set. */
+    SlotHead *slot(std::uint64_t k, int rank) const
+    {
+        return reinterpret_cast<SlotHead *>(slots_ + ((k & 1) * procs_ + static_cast<std::size_t>(rank)) * stride_);
+    }
+    static char *data(SlotHead *s) { return reinterpret_cast<char *>(s + 1); }
+
+private:
+    bool map(int fd, std::size_t bytes, std::string *error);
+    void layout(int procs, std::size_t slot_bytes);
+
+    char *base_ = nullptr;
+    std::size_t bytes_ = 0;
+    Flag *flags_ = nullptr;
+    char *slots_ = nullptr;
+    std::size_t procs_ = 0;
+    std::size_t stride_ = 0;
+};
+
+/* The module of a communicator of `procs` processes, all on this host. */
+mca_coll_base_module_t *module_create();
+
+} // namespace tessera::ompi::coll_sm
+
+#endif

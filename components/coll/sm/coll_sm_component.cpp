@@ -1,0 +1,93 @@
+/* coll sm: parameters, and a module for each intracommunicator whose processes all share this host. */
+#include "components/coll/sm/coll_sm.h"
+
+#include "mca/report.h"
+#include "mca/var.h"
+#include "ompi/coll/coll_objects.h"
+#include "ompi/proc/proc.h"
+
+namespace tessera::ompi::coll_sm {
+
+Params params;
+
+namespace {
+
+/* A slot above this would make the segment of a 16-process communicator larger than 32 MiB. */
+constexpr std::size_t kMaxSlot = std::size_t{1} << 20;
+constexpr int kMaxProcs = 256;
+
+const mca_var_decl_t vars[] = {
+    {"priority",
+     "Priority of the shared-memory collectives (MPI_Barrier, and MPI_Bcast, MPI_Allreduce and MPI_Alltoall of "
+     "at most coll_sm_max_bytes) of communicators whose processes all share a host; the rest of their "
+     "collectives, and those of other communicators, go to the components below (tuned: 30)",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.priority},
+    {"max_bytes",
+     "The largest message through shared memory, per rank: a broadcast's message, an allreduce's vector, all "
+     "the blocks an alltoall sends (larger ones go below); each rank's slot of the communicator's segment",
+     MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.max_bytes},
+    {"max_procs", "The largest communicator that gets shared-memory collectives (each rank polls every other's flag)",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.max_procs},
+    {"polls",
+     "While waiting for other ranks, polls of their flags between two passes of the progress engine (which "
+     "polls every transport: a flag set during a pass is seen only after it)",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.polls},
+};
+
+int register_params(const mca_base_component_t *)
+{
+    return mca_var_register_table("coll", "sm", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_ALL);
+}
+
+int open_component()
+{
+    std::string problem;
+    if (params.max_bytes > kMaxSlot) {
+        problem = "coll_sm_max_bytes: value " + std::to_string(params.max_bytes) + " exceeds " +
+                  std::to_string(kMaxSlot) + " (1M)";
+    } else if (params.max_procs < 2 || params.max_procs > kMaxProcs) {
+        problem = "coll_sm_max_procs: value " + std::to_string(params.max_procs) + " is not in 2.." +
+                  std::to_string(kMaxProcs);
+    } else if (params.polls < 1) {
+        problem = "coll_sm_polls: value " + std::to_string(params.polls) + " must be at least 1";
+    }
+    if (!problem.empty()) {
+        tessera::mca::report(tessera::mca::Severity::Error, problem);
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    return TESSERA_SUCCESS;
+}
+
+mca_coll_base_module_t *comm_query(struct tessera_comm *comm, int *out_priority)
+{
+    const Communicator *c = coll::of(comm);
+    if (c->is_inter() || c->size < 2 || c->size > params.max_procs) {
+        return nullptr;
+    }
+    for (const tessera_proc_t *p : c->procs) {
+        if ((p->proc_flags & (TESSERA_PROC_ON_NODE | TESSERA_PROC_IS_SELF)) == 0) {
+            return nullptr;
+        }
+    }
+    *out_priority = params.priority;
+    return module_create();
+}
+
+} // namespace
+} // namespace tessera::ompi::coll_sm
+
+using namespace tessera::ompi::coll_sm;
+
+mca_coll_base_component_t mca_coll_sm_component = {
+    .base = {MCA_BASE_COMPONENT_HEADER(mca_coll_base_component_t, "coll", MCA_COLL_BASE_VERSION, "sm", 1, 0, 0),
+             .mca_register_params = register_params,
+             .mca_open_component = open_component,
+             .mca_close_component = nullptr,
+             .mca_query_component = nullptr,
+             .mca_flags = 0,
+             .mca_reserved_u32 = {},
+             .mca_reserved_ptr = {}},
+    .coll_init_query = nullptr,
+    .coll_comm_query = comm_query,
+    .reserved = {},
+};

@@ -1,0 +1,327 @@
+/* coll sm: the module's collectives through the communicator's segment (coll_sm.h). */
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "components/coll/sm/coll_sm.h"
+#include "frameworks/coll/base/base.h"
+#include "mca/report.h"
+#include "ompi/coll/coll_objects.h"
+#include "ompi/datatype/convertor.h"
+#include "ompi/pml/pml_engine.h"
+
+namespace tessera::ompi::coll_sm {
+
+namespace {
+
+using coll::of;
+using coll::to_c;
+
+/* What serves each collective of this module's below it in the communicator's table. */
+struct Below {
+    mca_coll_base_barrier_fn_t barrier = nullptr;
+    mca_coll_base_module_t *barrier_module = nullptr;
+    mca_coll_base_bcast_fn_t bcast = nullptr;
+    mca_coll_base_module_t *bcast_module = nullptr;
+    mca_coll_base_allreduce_fn_t allreduce = nullptr;
+    mca_coll_base_module_t *allreduce_module = nullptr;
+    mca_coll_base_alltoall_fn_t alltoall = nullptr;
+    mca_coll_base_module_t *alltoall_module = nullptr;
+};
+
+struct State {
+    enum class Phase : std::uint8_t { Unset, Ready, Off };
+    bool known = false; /* below, rank and size: at the first call (the table is complete by then) */
+    Phase phase = Phase::Unset;
+    int rank = 0;
+    int size = 0;
+    Below below;
+    Segment segment;
+    std::uint64_t seq = 0;    /* the last collective made through the segment */
+    std::uint64_t all_in = 0; /* every flag has been seen at this or later */
+};
+
+State &state_of(mca_coll_base_module_t *module)
+{
+    return *static_cast<State *>(module->module_state);
+}
+
+/* The table lists its modules by ascending priority: the last one before `self` that has the
+ * collective is the one that would serve it without this component. */
+template <typename Fn>
+void find_below(const mca_coll_base_comm_coll_t *table, const mca_coll_base_module_t *self,
+                Fn mca_coll_base_module_t::*slot, Fn *fn, mca_coll_base_module_t **module)
+{
+    for (std::size_t i = 0; i < table->module_count && table->modules[i] != self; ++i) {
+        if (table->modules[i]->*slot != nullptr) {
+            *fn = table->modules[i]->*slot;
+            *module = table->modules[i];
+        }
+    }
+}
+
+State &prepared(mca_coll_base_module_t *module, tessera_comm *comm)
+{
+    State &st = state_of(module);
+    if (!st.known) [[unlikely]] {
+        const Communicator *c = of(comm);
+        const mca_coll_base_comm_coll_t *table = c->coll;
+        Below &b = st.below;
+        find_below(table, module, &mca_coll_base_module_t::coll_barrier, &b.barrier, &b.barrier_module);
+        find_below(table, module, &mca_coll_base_module_t::coll_bcast, &b.bcast, &b.bcast_module);
+        find_below(table, module, &mca_coll_base_module_t::coll_allreduce, &b.allreduce, &b.allreduce_module);
+        find_below(table, module, &mca_coll_base_module_t::coll_alltoall, &b.alltoall, &b.alltoall_module);
+        st.rank = c->rank;
+        st.size = c->size;
+        st.known = true;
+    }
+    return st;
+}
+
+/* Makes the segment (coll_sm.h): every rank of the communicator is in the same collective call. */
+void set_up(State &st, tessera_comm *comm)
+{
+    static std::atomic<unsigned> made{0};
+    st.phase = State::Phase::Off;
+    if (st.below.bcast == nullptr || st.below.allreduce == nullptr) {
+        return;
+    }
+    const Communicator *c = of(comm);
+    char name[96] = {};
+    std::string error;
+    bool ok = true;
+    if (st.rank == 0) {
+        const tessera_proc_name_t &me = c->procs[0]->proc_name;
+        std::snprintf(name, sizeof name, "/tessera-%u-coll-%u-%u", me.jobid, me.rank, made++);
+        ok = st.segment.create(name, st.size, params.max_bytes, &error);
+        if (!ok) {
+            name[0] = '\0';
+        }
+    }
+    int rc = st.below.bcast(name, sizeof name, to_c(datatype_lookup(MPI_BYTE)), 0, comm, st.below.bcast_module);
+    if (st.rank != 0) {
+        ok = rc == MPI_SUCCESS && name[0] != '\0' && st.segment.attach(name, st.size, params.max_bytes, &error);
+    }
+    int mine = ok ? 1 : 0, all = 0;
+    rc = st.below.allreduce(&mine, &all, 1, to_c(datatype_lookup(MPI_INT)), to_c(op_lookup(MPI_MIN)), comm,
+                            st.below.allreduce_module);
+    if (st.rank == 0 && name[0] != '\0') {
+        shm_unlink(name); /* every rank has mapped it or given up */
+    }
+    if (rc == MPI_SUCCESS && all == 1) {
+        st.phase = State::Phase::Ready;
+        return;
+    }
+    if (!error.empty()) {
+        tessera::mca::report(tessera::mca::Severity::Warning,
+                             "coll sm: " + error + "; the collectives of " + comm_label(*c) +
+                                 " go to the components below it");
+    }
+    st.segment.unmap();
+}
+
+/* The component below's form of the collective: fn(args..., module). A table where nothing is below
+ * (coll parameter excluding the others) gets MPI_ERR_UNSUPPORTED_OPERATION for what this one cannot do. */
+template <typename Fn, typename... Args>
+int call_below(Fn fn, mca_coll_base_module_t *module, Args... args)
+{
+    return fn != nullptr ? fn(args..., module) : MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+bool usable(State &st, tessera_comm *comm)
+{
+    if (st.phase == State::Phase::Unset) [[unlikely]] {
+        set_up(st, comm);
+    }
+    return st.phase == State::Phase::Ready;
+}
+
+void await(const Flag &f, std::uint64_t k)
+{
+    if (f.seq.load(std::memory_order_acquire) >= k) {
+        return;
+    }
+    pml::wait_until([&f, k] {
+        for (int i = 0; i < params.polls; ++i) {
+            if (f.seq.load(std::memory_order_acquire) >= k) {
+                return true;
+            }
+        }
+        return false;
+    });
+}
+
+/* Every rank has entered collective k (so has finished k - 1). */
+void await_all(State &st, std::uint64_t k)
+{
+    if (st.all_in >= k) {
+        return;
+    }
+    for (int j = 0; j < st.size; ++j) {
+        if (j != st.rank) {
+            await(st.segment.flag(j), k);
+        }
+    }
+    st.all_in = k;
+}
+
+void publish(State &st, std::uint64_t k)
+{
+    st.segment.flag(st.rank).seq.store(k, std::memory_order_release);
+}
+
+void pack(const void *buf, std::size_t count, const Datatype *type, char *dst, std::size_t bytes)
+{
+    if (const char *p = convertor_contiguous(buf, *type); p != nullptr) {
+        std::memcpy(dst, p, bytes);
+    } else {
+        convertor_pack(buf, count, *type, 0, dst, bytes);
+    }
+}
+
+void unpack(void *buf, std::size_t count, const Datatype *type, const char *src, std::size_t bytes)
+{
+    if (const char *p = convertor_contiguous(buf, *type); p != nullptr) {
+        std::memcpy(const_cast<char *>(p), src, bytes);
+    } else {
+        convertor_unpack(buf, count, *type, 0, src, bytes);
+    }
+}
+
+/* What a reader expecting `expected` bytes says of a slot holding `given` (as a message would). */
+int compare(std::size_t given, std::size_t expected)
+{
+    return given > expected ? MPI_ERR_TRUNCATE : given < expected ? MPI_ERR_COUNT : MPI_SUCCESS;
+}
+
+int barrier(tessera_comm *comm, mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    if (!usable(st, comm)) {
+        return call_below(st.below.barrier, st.below.barrier_module, comm);
+    }
+    const std::uint64_t k = ++st.seq;
+    publish(st, k);
+    await_all(st, k);
+    return MPI_SUCCESS;
+}
+
+int bcast(void *buf, size_t count, mca_coll_dt_t dt, int root, tessera_comm *comm, mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    const Datatype *type = of(dt);
+    const std::size_t bytes = count * type->size;
+    if (bytes > params.max_bytes || !usable(st, comm)) {
+        return call_below(st.below.bcast, st.below.bcast_module, buf, count, dt, root, comm);
+    }
+    const std::uint64_t k = ++st.seq;
+    SlotHead *slot = st.segment.slot(k, root);
+    if (st.rank == root) {
+        await_all(st, k - 1); /* the readers of collective k - 2 are done with this slot */
+        slot->bytes = bytes;
+        pack(buf, count, type, Segment::data(slot), bytes);
+        publish(st, k);
+        return MPI_SUCCESS;
+    }
+    publish(st, k);
+    await(st.segment.flag(root), k);
+    unpack(buf, count, type, Segment::data(slot), std::min<std::size_t>(slot->bytes, bytes));
+    return compare(slot->bytes, bytes);
+}
+
+/* Every rank reduces all operands, in rank order, into its recvbuf: x0 op (x1 op (... op x(n-1))). The
+ * same operations in the same order everywhere, so every rank gets the same bits (MPI-4.1 6.9.1 asks it
+ * of non-commutative ops; floating-point sums get it too). */
+int allreduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_coll_op_t op, tessera_comm *comm,
+              mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    const Datatype *type = of(dt);
+    const std::size_t bytes = count * type->size;
+    if (bytes > params.max_bytes || !type->contiguous || !usable(st, comm)) {
+        return call_below(st.below.allreduce, st.below.allreduce_module, sbuf, rbuf, count, dt, op, comm);
+    }
+    const std::uint64_t k = ++st.seq;
+    await_all(st, k - 1);
+    SlotHead *mine = st.segment.slot(k, st.rank);
+    mine->bytes = bytes;
+    std::memcpy(Segment::data(mine), convertor_contiguous(sbuf == MPI_IN_PLACE ? rbuf : sbuf, *type), bytes);
+    publish(st, k);
+    await_all(st, k);
+    for (int j = 0; j < st.size; ++j) {
+        if (const int rc = compare(st.segment.slot(k, j)->bytes, bytes); rc != MPI_SUCCESS) {
+            return rc;
+        }
+    }
+    /* A slot's data as the buffer pointer an application would pass (its data begins at true_lb). */
+    const auto operand = [&](int j) { return Segment::data(st.segment.slot(k, j)) - type->true_lb; };
+    std::memcpy(const_cast<char *>(convertor_contiguous(rbuf, *type)), operand(st.size - 1) + type->true_lb, bytes);
+    for (int j = st.size - 2; j >= 0; --j) {
+        op_reduce(of(op), operand(j), rbuf, count, type);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Each rank puts all its blocks in its slot; rank r takes block r of every slot. The decision goes by
+ * the receive side, which MPI_IN_PLACE leaves significant. */
+int alltoall(const void *sbuf, size_t scount, mca_coll_dt_t sdt, void *rbuf, size_t rcount, mca_coll_dt_t rdt,
+             tessera_comm *comm, mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    const Datatype *rtype = of(rdt);
+    const std::size_t block = rcount * rtype->size;
+    const auto n = static_cast<std::size_t>(st.size);
+    if (block * n > params.max_bytes || !usable(st, comm)) {
+        return call_below(st.below.alltoall, st.below.alltoall_module, sbuf, scount, sdt, rbuf, rcount, rdt, comm);
+    }
+    const bool in_place = sbuf == MPI_IN_PLACE;
+    const Datatype *stype = in_place ? rtype : of(sdt);
+    const std::size_t per_block = in_place ? rcount : scount;
+    const std::size_t sblock = per_block * stype->size;
+    const std::uint64_t k = ++st.seq;
+    await_all(st, k - 1);
+    SlotHead *mine = st.segment.slot(k, st.rank);
+    mine->bytes = sblock;
+    if (sblock * n <= params.max_bytes) { /* else the counts disagree: said below, nothing written */
+        pack(in_place ? rbuf : sbuf, per_block * n, stype, Segment::data(mine), sblock * n);
+    }
+    publish(st, k);
+    await_all(st, k);
+    int rc = compare(sblock, block);
+    const auto me = static_cast<std::size_t>(st.rank);
+    for (std::size_t j = 0; j < n; ++j) {
+        SlotHead *s = st.segment.slot(k, static_cast<int>(j));
+        const std::size_t given = s->bytes;
+        rc = rc != MPI_SUCCESS ? rc : compare(given, block);
+        if ((me + 1) * given <= params.max_bytes) {
+            void *at = static_cast<char *>(rbuf) + static_cast<std::ptrdiff_t>(j * rcount) * rtype->extent;
+            unpack(at, rcount, rtype, Segment::data(s) + me * given, std::min(given, block));
+        }
+    }
+    return rc;
+}
+
+void module_release(mca_coll_base_module_t *module, tessera_comm *)
+{
+    delete static_cast<State *>(module->module_state);
+    delete module;
+}
+
+} // namespace
+
+mca_coll_base_module_t *module_create()
+{
+    auto *m = new mca_coll_base_module_t{};
+    m->coll_component = &mca_coll_sm_component;
+    m->coll_module_enable = nullptr;
+    m->coll_module_release = module_release;
+    m->coll_barrier = barrier;
+    m->coll_bcast = bcast;
+    m->coll_allreduce = allreduce;
+    m->coll_alltoall = alltoall;
+    m->module_state = new State;
+    return m;
+}
+
+} // namespace tessera::ompi::coll_sm
