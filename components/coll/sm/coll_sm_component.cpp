@@ -28,6 +28,10 @@ const mca_var_decl_t vars[] = {
      MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.max_bytes},
     {"max_procs", "The largest communicator that gets shared-memory collectives (each rank polls every other's flag)",
      MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.max_procs},
+    {"depth",
+     "Sets of slots of a communicator's segment, used in turn: a rank may run this many collectives less one "
+     "ahead of the slowest (a broadcast's root, say)",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.depth},
     {"polls",
      "While waiting for other ranks, polls of their flags between two passes of the progress engine (which "
      "polls every transport: a flag set during a pass is seen only after it)",
@@ -48,6 +52,8 @@ int open_component()
     } else if (params.max_procs < 2 || params.max_procs > kMaxProcs) {
         problem = "coll_sm_max_procs: value " + std::to_string(params.max_procs) + " is not in 2.." +
                   std::to_string(kMaxProcs);
+    } else if (params.depth < 2 || params.depth > 64) {
+        problem = "coll_sm_depth: value " + std::to_string(params.depth) + " is not in 2..64";
     } else if (params.polls < 1) {
         problem = "coll_sm_polls: value " + std::to_string(params.polls) + " must be at least 1";
     }

@@ -94,14 +94,14 @@ void set_up(State &st, tessera_comm *comm)
     if (st.rank == 0) {
         const tessera_proc_name_t &me = c->procs[0]->proc_name;
         std::snprintf(name, sizeof name, "/tessera-%u-coll-%u-%u", me.jobid, me.rank, made++);
-        ok = st.segment.create(name, st.size, params.max_bytes, &error);
+        ok = st.segment.create(name, st.size, params.depth, params.max_bytes, &error);
         if (!ok) {
             name[0] = '\0';
         }
     }
     int rc = st.below.bcast(name, sizeof name, to_c(datatype_lookup(MPI_BYTE)), 0, comm, st.below.bcast_module);
     if (st.rank != 0) {
-        ok = rc == MPI_SUCCESS && name[0] != '\0' && st.segment.attach(name, st.size, params.max_bytes, &error);
+        ok = rc == MPI_SUCCESS && name[0] != '\0' && st.segment.attach(name, st.size, params.depth, params.max_bytes, &error);
     }
     int mine = ok ? 1 : 0, all = 0;
     rc = st.below.allreduce(&mine, &all, 1, to_c(datatype_lookup(MPI_INT)), to_c(op_lookup(MPI_MIN)), comm,
@@ -166,6 +166,15 @@ void await_all(State &st, std::uint64_t k)
     st.all_in = k;
 }
 
+/* Collective k may write its slots: the readers of the collective that last used its set are done. */
+void await_set(State &st, std::uint64_t k)
+{
+    const auto depth = static_cast<std::uint64_t>(params.depth);
+    if (k > depth) {
+        await_all(st, k - depth + 1);
+    }
+}
+
 void publish(State &st, std::uint64_t k)
 {
     st.segment.flag(st.rank).seq.store(k, std::memory_order_release);
@@ -218,7 +227,7 @@ int bcast(void *buf, size_t count, mca_coll_dt_t dt, int root, tessera_comm *com
     const std::uint64_t k = ++st.seq;
     SlotHead *slot = st.segment.slot(k, root);
     if (st.rank == root) {
-        await_all(st, k - 1); /* the readers of collective k - 2 are done with this slot */
+        await_set(st, k);
         slot->bytes = bytes;
         pack(buf, count, type, Segment::data(slot), bytes);
         publish(st, k);
@@ -243,7 +252,7 @@ int allreduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_
         return call_below(st.below.allreduce, st.below.allreduce_module, sbuf, rbuf, count, dt, op, comm);
     }
     const std::uint64_t k = ++st.seq;
-    await_all(st, k - 1);
+    await_set(st, k);
     SlotHead *mine = st.segment.slot(k, st.rank);
     mine->bytes = bytes;
     std::memcpy(Segment::data(mine), convertor_contiguous(sbuf == MPI_IN_PLACE ? rbuf : sbuf, *type), bytes);
@@ -280,7 +289,7 @@ int alltoall(const void *sbuf, size_t scount, mca_coll_dt_t sdt, void *rbuf, siz
     const std::size_t per_block = in_place ? rcount : scount;
     const std::size_t sblock = per_block * stype->size;
     const std::uint64_t k = ++st.seq;
-    await_all(st, k - 1);
+    await_set(st, k);
     SlotHead *mine = st.segment.slot(k, st.rank);
     mine->bytes = sblock;
     if (sblock * n <= params.max_bytes) { /* else the counts disagree: said below, nothing written */

@@ -13,11 +13,12 @@ namespace tessera::ompi::coll_sm {
 
 namespace {
 
-constexpr std::uint64_t kMagic = 0x74657373636f6c31ull; /* "tesscol1": layout version in the last digit */
+constexpr std::uint64_t kMagic = 0x74657373636f6c32ull; /* "tesscol2": layout version in the last digit */
 
 struct Header {
     std::uint64_t magic;
     std::uint64_t procs;
+    std::uint64_t depth;
     std::uint64_t slot_bytes;
 };
 
@@ -31,10 +32,10 @@ std::size_t stride_of(std::size_t slot_bytes)
     return round_up(sizeof(SlotHead) + slot_bytes);
 }
 
-std::size_t size_of(int procs, std::size_t slot_bytes)
+std::size_t size_of(int procs, int depth, std::size_t slot_bytes)
 {
     const auto n = static_cast<std::size_t>(procs);
-    return kLine + n * sizeof(Flag) + 2 * n * stride_of(slot_bytes);
+    return kLine + n * sizeof(Flag) + static_cast<std::size_t>(depth) * n * stride_of(slot_bytes);
 }
 
 std::string errno_text(const char *what, const std::string &name, int err)
@@ -49,9 +50,10 @@ Segment::~Segment()
     unmap();
 }
 
-void Segment::layout(int procs, std::size_t slot_bytes)
+void Segment::layout(int procs, int depth, std::size_t slot_bytes)
 {
     procs_ = static_cast<std::size_t>(procs);
+    depth_ = static_cast<std::size_t>(depth);
     stride_ = stride_of(slot_bytes);
     flags_ = reinterpret_cast<Flag *>(base_ + kLine);
     slots_ = base_ + kLine + procs_ * sizeof(Flag);
@@ -69,9 +71,9 @@ bool Segment::map(int fd, std::size_t bytes, std::string *error)
     return true;
 }
 
-bool Segment::create(const std::string &name, int procs, std::size_t slot_bytes, std::string *error)
+bool Segment::create(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error)
 {
-    const std::size_t bytes = size_of(procs, slot_bytes);
+    const std::size_t bytes = size_of(procs, depth, slot_bytes);
     const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) {
         *error = errno_text("cannot create", name, errno);
@@ -93,13 +95,14 @@ bool Segment::create(const std::string &name, int procs, std::size_t slot_bytes,
     /* The file starts zeroed: every flag is 0, no collective entered. */
     auto *h = reinterpret_cast<Header *>(base_);
     h->procs = static_cast<std::uint64_t>(procs);
+    h->depth = static_cast<std::uint64_t>(depth);
     h->slot_bytes = slot_bytes;
     std::atomic_ref<std::uint64_t>(h->magic).store(kMagic, std::memory_order_release);
-    layout(procs, slot_bytes);
+    layout(procs, depth, slot_bytes);
     return true;
 }
 
-bool Segment::attach(const std::string &name, int procs, std::size_t slot_bytes, std::string *error)
+bool Segment::attach(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error)
 {
     const int fd = shm_open(name.c_str(), O_RDWR, 0600);
     if (fd < 0) {
@@ -107,10 +110,10 @@ bool Segment::attach(const std::string &name, int procs, std::size_t slot_bytes,
         return false;
     }
     struct stat st {};
-    const std::size_t bytes = size_of(procs, slot_bytes);
+    const std::size_t bytes = size_of(procs, depth, slot_bytes);
     if (fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) != bytes) {
         *error = "/dev/shm" + name + " is not " + std::to_string(bytes) +
-                 " bytes: coll_sm_max_bytes must be the same in every process";
+                 " bytes: coll_sm_max_bytes and coll_sm_depth must be the same in every process";
         close(fd);
         return false;
     }
@@ -121,12 +124,13 @@ bool Segment::attach(const std::string &name, int procs, std::size_t slot_bytes,
     }
     const auto *h = reinterpret_cast<Header *>(base_);
     if (std::atomic_ref<std::uint64_t>(const_cast<Header *>(h)->magic).load(std::memory_order_acquire) != kMagic ||
-        h->procs != static_cast<std::uint64_t>(procs) || h->slot_bytes != slot_bytes) {
+        h->procs != static_cast<std::uint64_t>(procs) || h->depth != static_cast<std::uint64_t>(depth) ||
+        h->slot_bytes != slot_bytes) {
         *error = "/dev/shm" + name + " was not made for this communicator (or by another version of Tessera)";
         unmap();
         return false;
     }
-    layout(procs, slot_bytes);
+    layout(procs, depth, slot_bytes);
     return true;
 }
 
