@@ -5,8 +5,9 @@
  * it is numbered k = 1, 2, ...; a process
  *   - writes what it gives (its operand, its blocks, the root's message) into its slot of the set
  *     k % coll_sm_depth,
- *   - then stores k in its flag (release): "I have finished collective k - 1, and my data of k is in";
- *   - and reads the slots of the others once their flags say k (acquire).
+ *     then k in the slot's head (release): "my data of collective k is in";
+ *   - stores k in its flag: "I have finished collective k - 1";
+ *   - and reads the slots of the others once their heads say k (acquire).
  * A slot of set k % depth is written again at collective k + depth, once every flag says k + 1: every
  * reader of collective k has finished it by then. So a root may run up to depth - 1 broadcasts ahead of
  * the slowest reader, as eager messages would let it: when ranks outnumber cores, a broadcast loop on
@@ -59,9 +60,12 @@ struct alignas(kLine) Flag {
     std::atomic<std::uint64_t> seq{0};
 };
 
-/* The head of a slot: the bytes its writer put after it. */
-struct alignas(64) SlotHead {
-    std::uint64_t bytes;
+/* The head of a slot: the collective whose data it holds (stored last, release), and the bytes its
+ * writer put after it. The data follows on the same line: a reader of a small message waits on and
+ * reads one line of the writer's, not a flag, a head and the data. */
+struct alignas(16) SlotHead {
+    std::atomic<std::uint64_t> seq{0};
+    std::uint64_t bytes = 0;
 };
 
 /* The shared segment of one communicator: a header, a flag per rank, `depth` sets of a slot per rank. */

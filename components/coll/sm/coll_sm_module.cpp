@@ -1,6 +1,7 @@
 /* coll sm: the module's collectives through the communicator's segment (coll_sm.h). */
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -137,33 +138,48 @@ bool usable(State &st, tessera_comm *comm)
     return st.phase == State::Phase::Ready;
 }
 
-void await(const Flag &f, std::uint64_t k)
+/* Waits until `seq` (a flag or a slot's head) reaches k; returns what it read. */
+std::uint64_t await(const std::atomic<std::uint64_t> &seq, std::uint64_t k)
 {
-    if (f.seq.load(std::memory_order_acquire) >= k) {
-        return;
-    }
-    pml::wait_until([&f, k] {
-        for (int i = 0; i < params.polls; ++i) {
-            if (f.seq.load(std::memory_order_acquire) >= k) {
-                return true;
+    std::uint64_t seen = seq.load(std::memory_order_acquire);
+    if (seen < k) {
+        pml::wait_until([&seq, &seen, k] {
+            for (int i = 0; i < params.polls; ++i) {
+                if ((seen = seq.load(std::memory_order_acquire)) >= k) {
+                    return true;
+                }
             }
-        }
-        return false;
-    });
+            return false;
+        });
+    }
+    return seen;
 }
 
-/* Every rank has entered collective k (so has finished k - 1). */
+/* Every rank has entered collective k (so has finished k - 1). What the flags say beyond k is kept: a
+ * later call asking less reads none of them. */
 void await_all(State &st, std::uint64_t k)
 {
     if (st.all_in >= k) {
         return;
     }
+    std::uint64_t least = ~std::uint64_t{0};
     for (int j = 0; j < st.size; ++j) {
         if (j != st.rank) {
-            await(st.segment.flag(j), k);
+            least = std::min(least, await(st.segment.flag(j).seq, k));
         }
     }
-    st.all_in = k;
+    st.all_in = least;
+}
+
+/* Every rank's data of collective k is in its slot (so every rank has entered k). */
+void await_slots(State &st, std::uint64_t k)
+{
+    for (int j = 0; j < st.size; ++j) {
+        if (j != st.rank) {
+            await(st.segment.slot(k, j)->seq, k);
+        }
+    }
+    st.all_in = std::max(st.all_in, k);
 }
 
 /* Collective k may write its slots: the readers of the collective that last used its set are done. */
@@ -175,8 +191,12 @@ void await_set(State &st, std::uint64_t k)
     }
 }
 
-void publish(State &st, std::uint64_t k)
+/* Enters collective k, after writing what this rank gives into `mine` (its slot of k), if anything. */
+void publish(State &st, std::uint64_t k, SlotHead *mine = nullptr)
 {
+    if (mine != nullptr) {
+        mine->seq.store(k, std::memory_order_release);
+    }
     st.segment.flag(st.rank).seq.store(k, std::memory_order_release);
 }
 
@@ -230,11 +250,11 @@ int bcast(void *buf, size_t count, mca_coll_dt_t dt, int root, tessera_comm *com
         await_set(st, k);
         slot->bytes = bytes;
         pack(buf, count, type, Segment::data(slot), bytes);
-        publish(st, k);
+        publish(st, k, slot);
         return MPI_SUCCESS;
     }
     publish(st, k);
-    await(st.segment.flag(root), k);
+    await(slot->seq, k);
     unpack(buf, count, type, Segment::data(slot), std::min<std::size_t>(slot->bytes, bytes));
     return compare(slot->bytes, bytes);
 }
@@ -256,8 +276,8 @@ int allreduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_
     SlotHead *mine = st.segment.slot(k, st.rank);
     mine->bytes = bytes;
     std::memcpy(Segment::data(mine), convertor_contiguous(sbuf == MPI_IN_PLACE ? rbuf : sbuf, *type), bytes);
-    publish(st, k);
-    await_all(st, k);
+    publish(st, k, mine);
+    await_slots(st, k);
     for (int j = 0; j < st.size; ++j) {
         if (const int rc = compare(st.segment.slot(k, j)->bytes, bytes); rc != MPI_SUCCESS) {
             return rc;
@@ -295,8 +315,8 @@ int alltoall(const void *sbuf, size_t scount, mca_coll_dt_t sdt, void *rbuf, siz
     if (sblock * n <= params.max_bytes) { /* else the counts disagree: said below, nothing written */
         pack(in_place ? rbuf : sbuf, per_block * n, stype, Segment::data(mine), sblock * n);
     }
-    publish(st, k);
-    await_all(st, k);
+    publish(st, k, mine);
+    await_slots(st, k);
     int rc = compare(sblock, block);
     const auto me = static_cast<std::size_t>(st.rank);
     for (std::size_t j = 0; j < n; ++j) {

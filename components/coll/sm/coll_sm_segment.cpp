@@ -13,7 +13,7 @@ namespace tessera::ompi::coll_sm {
 
 namespace {
 
-constexpr std::uint64_t kMagic = 0x74657373636f6c32ull; /* "tesscol2": layout version in the last digit */
+constexpr std::uint64_t kMagic = 0x74657373636f6c33ull; /* "tesscol3": layout version in the last digit */
 
 struct Header {
     std::uint64_t magic;
