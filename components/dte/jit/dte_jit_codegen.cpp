@@ -64,6 +64,14 @@ constexpr uint64_t kPrefetchMinBlocks = 4;
 constexpr uint64_t kPrefetchBlockMin = 16;
 constexpr uint64_t kPrefetchBlockMax = 1024;
 
+/* Loops over strided blocks of at most kUnrollBlockMax bytes run kUnrollSmallBlocks bodies a trip
+ * (loop metadata: the fast pipeline unrolls nothing else). A body of one or two scalar copies is mostly
+ * loop overhead; full O3, which unrolls, packed NAS LU's 8-byte blocks 272 bytes apart at 10.7 GB/s
+ * against 9.6 (AMD EPYC, stop 20). With this: 10.5 -> 10.7-10.8 in a 3-run A/B, the built-in resized
+ * layout unchanged within noise. */
+constexpr uint64_t kUnrollBlockMax = 16;
+constexpr unsigned kUnrollSmallBlocks = 8;
+
 uint64_t magnitude(int64_t v)
 {
     return static_cast<uint64_t>(v < 0 ? -v : v);
@@ -236,7 +244,7 @@ private:
     /* Emits `body` into a rotated loop i = 0 .. trip-1 starting at block `header` (trip >= 1), then
      * continues in `exit`. */
     template <class Body>
-    void loop(llvm::BasicBlock *header, llvm::BasicBlock *exit, llvm::Value *trip, Body &&body)
+    void loop(llvm::BasicBlock *header, llvm::BasicBlock *exit, llvm::Value *trip, Body &&body, unsigned unroll = 0)
     {
         llvm::BasicBlock *pre = b_.GetInsertBlock();
         if (pre->getTerminator() == nullptr)
@@ -247,12 +255,26 @@ private:
         body(i);
         llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1), "i.next", true, true);
         i->addIncoming(next, b_.GetInsertBlock());
-        b_.CreateCondBr(b_.CreateICmpULT(next, trip), header, exit);
+        llvm::BranchInst *back = b_.CreateCondBr(b_.CreateICmpULT(next, trip), header, exit);
+        if (unroll > 1)
+            back->setMetadata(llvm::LLVMContext::MD_loop, unroll_by(unroll));
         b_.SetInsertPoint(exit);
     }
 
+    /* Loop metadata asking for `count` copies of the body: the fast pipeline unrolls only where asked. */
+    llvm::MDNode *unroll_by(unsigned count)
+    {
+        llvm::Metadata *what[] = {llvm::MDString::get(ctx_, "llvm.loop.unroll.count"),
+                                  llvm::ConstantAsMetadata::get(b_.getInt32(count))};
+        llvm::TempMDTuple self = llvm::MDNode::getTemporary(ctx_, {});
+        llvm::Metadata *ops[] = {self.get(), llvm::MDNode::get(ctx_, what)};
+        llvm::MDNode *id = llvm::MDNode::getDistinct(ctx_, ops);
+        id->replaceOperandWith(0, id);
+        return id;
+    }
+
     template <class Body>
-    void counted(uint64_t trip, Body &&body)
+    void counted(uint64_t trip, Body &&body, unsigned unroll = 0)
     {
         if (trip == 1) {
             body(b_.getInt64(0));
@@ -260,7 +282,7 @@ private:
         }
         auto *header = llvm::BasicBlock::Create(ctx_, "loop", fn_);
         auto *exit = llvm::BasicBlock::Create(ctx_, "loop.exit", fn_);
-        loop(header, exit, b_.getInt64(trip), body);
+        loop(header, exit, b_.getInt64(trip), body, unroll);
     }
 
     /* The nodes of one loop body (or element): `mem` is the body's base in the user buffer, `out` where its
@@ -295,7 +317,7 @@ private:
                     if (prefetches(node))
                         prefetch_ahead(first, k, node);
                     copy(m, o, node.blocklen, paced_blocks(node));
-                });
+                }, node.blocklen <= kUnrollBlockMax ? kUnrollSmallBlocks : 0);
             }
             offset += node.packed;
         }

@@ -151,6 +151,38 @@ TEST_F(DteJit, NoPacedPackOfDenseShortBlocks)
 /* AVX-512 only with dte_jit_avx512: LLVM 14 rates its scatters and gathers as cheap everywhere and
  * turns strided 8-byte blocks into them, which copy slower than scalar code; by default the code has
  * neither. Correct either way. */
+/* Strided 8-byte blocks (NAS LU's 272 bytes apart) are copied by a loop the fast pipeline unrolls on
+ * request (dte_jit_codegen.cpp, kUnrollSmallBlocks): the pack function's loop reads 8 or more blocks a
+ * trip, and the code still packs and unpacks right. */
+TEST_F(DteJit, SmallStridedBlocksUnrolled)
+{
+    std::mt19937 rng(29);
+    jit::compiler_stop();
+    jit::params.verbose = 2;
+    ASSERT_EQ(jit::compiler_start(), TESSERA_SUCCESS);
+    std::vector<mca_dte_elem_t> blocks = {{MCA_DTE_OP_BLOCKS, 0, 64, 8, 0, 272}};
+    mca_dte_type_desc_t t{};
+    t.elems = blocks.data();
+    t.elem_count = blocks.size();
+    t.size = 512;
+    t.extent = 63 * 272 + 8;
+    t.true_ub = t.extent;
+    ::testing::internal::CaptureStderr();
+    auto entry = compile(t);
+    const std::string ir = ::testing::internal::GetCapturedStderr();
+    ASSERT_NE(entry, nullptr);
+    const std::size_t pack = ir.find("@tessera_dte_jit_pack_");
+    const std::size_t unpack = ir.find("@tessera_dte_jit_unpack_", pack);
+    ASSERT_NE(pack, std::string::npos) << "no IR printed";
+    ASSERT_NE(unpack, std::string::npos);
+    int loads = 0;
+    for (std::size_t at = ir.find("load i64", pack); at < unpack; at = ir.find("load i64", at + 1)) {
+        ++loads;
+    }
+    EXPECT_GE(loads, 8) << ir.substr(pack, unpack - pack);
+    check_compiled(t, *entry, rng, "8-byte blocks 272 bytes apart");
+}
+
 TEST_F(DteJit, NoScattersOrGathersWithoutAvx512)
 {
     std::mt19937 rng(23);
