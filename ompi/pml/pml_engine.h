@@ -25,7 +25,10 @@ struct Params {
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
     int poll_spins_oversubscribed = 1; /* mpi_poll_spins_oversubscribed: the same when ranks outnumber cores */
     int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
-    int single_copy = kSingleCopyExchange; /* pml_single_copy: kSingleCopy* */
+    /* pml_single_copy: kSingleCopy*. never: on the AMD EPYC VMs these targets are measured on, the
+     * kernel's cross-memory read (page pinning, then a copy page by page) is slower than both processes
+     * copying through the shared rings, even for a collective's exchanges (docs/p2p.md). */
+    int single_copy = kSingleCopyNever;
 };
 extern Params params;
 int register_params();

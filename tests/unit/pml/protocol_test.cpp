@@ -188,12 +188,30 @@ TEST_F(PmlProtocol, SingleCopyRefusedFallsBackToFragments)
     release(s);
 }
 
-/* pml_single_copy=exchange (the default): an application's send streams through the transport; an
- * internal send whose process receives in the same step (a collective's exchange) offers its buffer. */
-TEST_F(PmlProtocol, SingleCopyByDefaultOnlyForExchanges)
+/* pml_single_copy=never (the default): even a collective's exchange streams through the transport. */
+TEST_F(PmlProtocol, NoSingleCopyByDefault)
 {
     start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
-    ASSERT_EQ(ompi::pml::params.single_copy, ompi::pml::kSingleCopyExchange);
+    ASSERT_EQ(ompi::pml::params.single_copy, ompi::pml::kSingleCopyNever);
+    btl->get_result = TESSERA_SUCCESS;
+    const std::vector<char> data = pattern(70000, 5);
+    std::vector<char> got(data.size());
+    const ompi::Datatype *bytes = ompi::datatype_lookup(MPI_BYTE);
+    Request *xs = ompi::pml::isend(data.data(), data.size(), bytes, 1, -20, &ompi::comm_world(), true);
+    Request *xr = ompi::pml::irecv(got.data(), got.size(), bytes, 1, -20, &ompi::comm_world());
+    btl->deliver_all();
+    EXPECT_EQ(btl->gets, 0u);
+    EXPECT_EQ(got, data);
+    release(xr);
+    release(xs);
+}
+
+/* pml_single_copy=exchange: an application's send streams through the transport; an internal send whose
+ * process receives in the same step (a collective's exchange) offers its buffer. */
+TEST_F(PmlProtocol, SingleCopyOnlyForExchanges)
+{
+    start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
+    ompi::pml::params.single_copy = ompi::pml::kSingleCopyExchange;
     btl->get_result = TESSERA_SUCCESS;
     const std::vector<char> data = pattern(70000, 3);
     std::vector<char> got(data.size());
