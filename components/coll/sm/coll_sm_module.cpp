@@ -19,7 +19,7 @@ namespace {
 using coll::of;
 using coll::to_c;
 
-/* What serves each collective of this module's below it in the communicator's table. */
+/* For each collective of this module, the module below it in the communicator's table that has it. */
 struct Below {
     mca_coll_base_barrier_fn_t barrier = nullptr;
     mca_coll_base_module_t *barrier_module = nullptr;
