@@ -1,11 +1,10 @@
 /*
- * coll sm: MPI_Barrier, MPI_Bcast, MPI_Allreduce and MPI_Alltoall of small messages on communicators
- * whose processes all share this host (MPI-4.1 6.3, 6.4, 6.8, 6.9.6), through a shared-memory segment
- * of the communicator: no request, no matching, no schedule. Each collective a process makes through
- * it is numbered k = 1, 2, ...; a process
+ * coll sm: MPI_Barrier, and MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Allgather and MPI_Alltoall of
+ * small messages, on communicators whose processes all share this host (MPI-4.1 6.3-6.9), through a
+ * shared-memory segment of the communicator: no request, no matching, no schedule. Each collective a
+ * process makes through it is numbered k = 1, 2, ...; a process
  *   - writes what it gives (its operand, its blocks, the root's message) into its slot of the set
- *     k % coll_sm_depth,
- *     then k in the slot's head (release): "my data of collective k is in";
+ *     k % coll_sm_depth, then k in the slot's head (release): "my data of collective k is in";
  *   - stores k in its flag: "I have finished collective k - 1";
  *   - and reads the slots of the others once their heads say k (acquire).
  * A slot of set k % depth is written again at collective k + depth, once every flag says k + 1: every
@@ -87,7 +86,8 @@ public:
     /* The slot of `rank` in collective k's set. */
     SlotHead *slot(std::uint64_t k, int rank) const
     {
-        return reinterpret_cast<SlotHead *>(slots_ + ((k % depth_) * procs_ + static_cast<std::size_t>(rank)) * stride_);
+        const std::size_t index = (k % depth_) * procs_ + static_cast<std::size_t>(rank);
+        return reinterpret_cast<SlotHead *>(slots_ + index * stride_);
     }
     static char *data(SlotHead *s) { return reinterpret_cast<char *>(s + 1); }
 

@@ -18,13 +18,15 @@ constexpr int kMaxProcs = 256;
 
 const mca_var_decl_t vars[] = {
     {"priority",
-     "Priority of the shared-memory collectives (MPI_Barrier, and MPI_Bcast, MPI_Allreduce and MPI_Alltoall of "
-     "at most coll_sm_max_bytes) of communicators whose processes all share a host; the rest of their "
+     "Priority of the shared-memory collectives (MPI_Barrier, and MPI_Bcast, MPI_Reduce, MPI_Allreduce, "
+     "MPI_Allgather and MPI_Alltoall of at most coll_sm_max_bytes) of communicators whose processes all share a "
+     "host; the rest of their "
      "collectives, and those of other communicators, go to the components below (tuned: 30)",
      MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.priority},
     {"max_bytes",
-     "The largest message through shared memory, per rank: a broadcast's message, an allreduce's vector, all "
-     "the blocks an alltoall sends (larger ones go below); each rank's slot of the communicator's segment",
+     "The largest message through shared memory, per rank: a broadcast's message, a reduction's vector, an "
+     "allgather's block, all the blocks an alltoall sends (larger ones go below); each rank's slot of the "
+     "communicator's segment",
      MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.max_bytes},
     {"max_procs", "The largest communicator that gets shared-memory collectives (each rank polls every other's flag)",
      MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.max_procs},

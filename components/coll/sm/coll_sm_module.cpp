@@ -29,6 +29,10 @@ struct Below {
     mca_coll_base_module_t *allreduce_module = nullptr;
     mca_coll_base_alltoall_fn_t alltoall = nullptr;
     mca_coll_base_module_t *alltoall_module = nullptr;
+    mca_coll_base_allgather_fn_t allgather = nullptr;
+    mca_coll_base_module_t *allgather_module = nullptr;
+    mca_coll_base_reduce_fn_t reduce = nullptr;
+    mca_coll_base_module_t *reduce_module = nullptr;
 };
 
 struct State {
@@ -73,6 +77,8 @@ State &prepared(mca_coll_base_module_t *module, tessera_comm *comm)
         find_below(table, module, &mca_coll_base_module_t::coll_bcast, &b.bcast, &b.bcast_module);
         find_below(table, module, &mca_coll_base_module_t::coll_allreduce, &b.allreduce, &b.allreduce_module);
         find_below(table, module, &mca_coll_base_module_t::coll_alltoall, &b.alltoall, &b.alltoall_module);
+        find_below(table, module, &mca_coll_base_module_t::coll_allgather, &b.allgather, &b.allgather_module);
+        find_below(table, module, &mca_coll_base_module_t::coll_reduce, &b.reduce, &b.reduce_module);
         st.rank = c->rank;
         st.size = c->size;
         st.known = true;
@@ -102,7 +108,8 @@ void set_up(State &st, tessera_comm *comm)
     }
     int rc = st.below.bcast(name, sizeof name, to_c(datatype_lookup(MPI_BYTE)), 0, comm, st.below.bcast_module);
     if (st.rank != 0) {
-        ok = rc == MPI_SUCCESS && name[0] != '\0' && st.segment.attach(name, st.size, params.depth, params.max_bytes, &error);
+        ok = rc == MPI_SUCCESS && name[0] != '\0' &&
+             st.segment.attach(name, st.size, params.depth, params.max_bytes, &error);
     }
     int mine = ok ? 1 : 0, all = 0;
     rc = st.below.allreduce(&mine, &all, 1, to_c(datatype_lookup(MPI_INT)), to_c(op_lookup(MPI_MIN)), comm,
@@ -259,25 +266,23 @@ int bcast(void *buf, size_t count, mca_coll_dt_t dt, int root, tessera_comm *com
     return compare(slot->bytes, bytes);
 }
 
-/* Every rank reduces all operands, in rank order, into its recvbuf: x0 op (x1 op (... op x(n-1))). The
- * same operations in the same order everywhere, so every rank gets the same bits (MPI-4.1 6.9.1 asks it
- * of non-commutative ops; floating-point sums get it too). */
-int allreduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_coll_op_t op, tessera_comm *comm,
-              mca_coll_base_module_t *module)
+/* Writes this rank's operand (contiguous: `bytes` of it) into its slot of collective k and enters k. */
+void give_operand(State &st, std::uint64_t k, const void *operand, const Datatype *type, std::size_t bytes)
 {
-    State &st = prepared(module, comm);
-    const Datatype *type = of(dt);
-    const std::size_t bytes = count * type->size;
-    if (bytes > params.max_bytes || !type->contiguous || !usable(st, comm)) {
-        return call_below(st.below.allreduce, st.below.allreduce_module, sbuf, rbuf, count, dt, op, comm);
-    }
-    const std::uint64_t k = ++st.seq;
     await_set(st, k);
     SlotHead *mine = st.segment.slot(k, st.rank);
     mine->bytes = bytes;
-    std::memcpy(Segment::data(mine), convertor_contiguous(sbuf == MPI_IN_PLACE ? rbuf : sbuf, *type), bytes);
+    std::memcpy(Segment::data(mine), convertor_contiguous(operand, *type), bytes);
     publish(st, k, mine);
+}
+
+/* rbuf = x0 op (x1 op (... op x(n-1))) from the slots of collective k, in rank order: the same
+ * operations in the same order on every rank that does it, so all get the same bits (MPI-4.1 6.9.1
+ * asks it of non-commutative ops; floating-point sums get it too). */
+int reduce_slots(State &st, std::uint64_t k, void *rbuf, std::size_t count, const Datatype *type, const Op *op)
+{
     await_slots(st, k);
+    const std::size_t bytes = count * type->size;
     for (int j = 0; j < st.size; ++j) {
         if (const int rc = compare(st.segment.slot(k, j)->bytes, bytes); rc != MPI_SUCCESS) {
             return rc;
@@ -287,9 +292,82 @@ int allreduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_
     const auto operand = [&](int j) { return Segment::data(st.segment.slot(k, j)) - type->true_lb; };
     std::memcpy(const_cast<char *>(convertor_contiguous(rbuf, *type)), operand(st.size - 1) + type->true_lb, bytes);
     for (int j = st.size - 2; j >= 0; --j) {
-        op_reduce(of(op), operand(j), rbuf, count, type);
+        op_reduce(op, operand(j), rbuf, count, type);
     }
     return MPI_SUCCESS;
+}
+
+/* Reductions of contiguous datatypes only: the standard requires the same datatype on every rank, so
+ * the choice agrees. */
+bool reducible(const Datatype *type, std::size_t count)
+{
+    return type->contiguous && count * type->size <= params.max_bytes;
+}
+
+int allreduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_coll_op_t op, tessera_comm *comm,
+              mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    const Datatype *type = of(dt);
+    if (!reducible(type, count) || !usable(st, comm)) {
+        return call_below(st.below.allreduce, st.below.allreduce_module, sbuf, rbuf, count, dt, op, comm);
+    }
+    const std::uint64_t k = ++st.seq;
+    give_operand(st, k, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, count * type->size);
+    return reduce_slots(st, k, rbuf, count, type, of(op));
+}
+
+/* Every rank gives its operand; the root reduces them, the others are done once theirs is in. */
+int reduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_coll_op_t op, int root,
+           tessera_comm *comm, mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    const Datatype *type = of(dt);
+    if (!reducible(type, count) || !usable(st, comm)) {
+        return call_below(st.below.reduce, st.below.reduce_module, sbuf, rbuf, count, dt, op, root, comm);
+    }
+    const std::uint64_t k = ++st.seq;
+    give_operand(st, k, sbuf == MPI_IN_PLACE ? rbuf : sbuf, type, count * type->size);
+    return st.rank == root ? reduce_slots(st, k, rbuf, count, type, of(op)) : MPI_SUCCESS;
+}
+
+/* Each rank puts its block in its slot and takes every slot's into its place in recvbuf. The decision
+ * goes by the receive side, which MPI_IN_PLACE leaves significant (the block is then in recvbuf). */
+int allgather(const void *sbuf, size_t scount, mca_coll_dt_t sdt, void *rbuf, size_t rcount, mca_coll_dt_t rdt,
+              tessera_comm *comm, mca_coll_base_module_t *module)
+{
+    State &st = prepared(module, comm);
+    const Datatype *rtype = of(rdt);
+    const std::size_t block = rcount * rtype->size;
+    if (block > params.max_bytes || !usable(st, comm)) {
+        return call_below(st.below.allgather, st.below.allgather_module, sbuf, scount, sdt, rbuf, rcount, rdt, comm);
+    }
+    const auto at = [&](std::size_t j) {
+        return static_cast<char *>(rbuf) + static_cast<std::ptrdiff_t>(j * rcount) * rtype->extent;
+    };
+    const bool in_place = sbuf == MPI_IN_PLACE;
+    const Datatype *stype = in_place ? rtype : of(sdt);
+    const std::size_t count = in_place ? rcount : scount;
+    const std::size_t sblock = count * stype->size;
+    const std::uint64_t k = ++st.seq;
+    await_set(st, k);
+    SlotHead *mine = st.segment.slot(k, st.rank);
+    mine->bytes = sblock;
+    if (sblock <= params.max_bytes) { /* else the counts disagree: said below, nothing written */
+        pack(in_place ? at(static_cast<std::size_t>(st.rank)) : sbuf, count, stype, Segment::data(mine), sblock);
+    }
+    publish(st, k, mine);
+    await_slots(st, k);
+    int rc = compare(sblock, block);
+    for (int j = 0; j < st.size; ++j) {
+        SlotHead *s = st.segment.slot(k, j);
+        rc = rc != MPI_SUCCESS ? rc : compare(s->bytes, block);
+        if (s->bytes <= params.max_bytes) {
+            const std::size_t given = std::min<std::size_t>(s->bytes, block);
+            unpack(at(static_cast<std::size_t>(j)), rcount, rtype, Segment::data(s), given);
+        }
+    }
+    return rc;
 }
 
 /* Each rank puts all its blocks in its slot; rank r takes block r of every slot. The decision goes by
@@ -349,6 +427,8 @@ mca_coll_base_module_t *module_create()
     m->coll_bcast = bcast;
     m->coll_allreduce = allreduce;
     m->coll_alltoall = alltoall;
+    m->coll_allgather = allgather;
+    m->coll_reduce = reduce;
     m->module_state = new State;
     return m;
 }
