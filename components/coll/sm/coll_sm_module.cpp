@@ -331,80 +331,91 @@ int reduce(const void *sbuf, void *rbuf, size_t count, mca_coll_dt_t dt, mca_col
     return st.rank == root ? reduce_slots(st, k, rbuf, count, type, of(op)) : MPI_SUCCESS;
 }
 
-/* Each rank puts its block in its slot and takes every slot's into its place in recvbuf. The decision
- * goes by the receive side, which MPI_IN_PLACE leaves significant (the block is then in recvbuf). */
+/* Packs `blocks` blocks of `per_block` elements of `type` at `buf` into this rank's slot of collective
+ * k (its head says the bytes of one), enters k and waits until every rank's slot is in. */
+void give_blocks(State &st, std::uint64_t k, const void *buf, std::size_t per_block, const Datatype *type,
+                 std::size_t blocks)
+{
+    const std::size_t bytes = per_block * type->size;
+    await_set(st, k);
+    SlotHead *mine = st.segment.slot(k, st.rank);
+    mine->bytes = bytes;
+    if (bytes * blocks <= params.max_bytes) { /* else the counts disagree: said by take_block, nothing written */
+        pack(buf, per_block * blocks, type, Segment::data(mine), bytes * blocks);
+    }
+    publish(st, k, mine);
+    await_slots(st, k);
+}
+
+/* Block `index` of rank j's slot of collective k into the `count` elements of `type` at `to`; returns
+ * what the counts say, as a message would. */
+int take_block(State &st, std::uint64_t k, int j, std::size_t index, void *to, std::size_t count, const Datatype *type)
+{
+    SlotHead *s = st.segment.slot(k, j);
+    const std::size_t given = s->bytes, wanted = count * type->size;
+    if ((index + 1) * given <= params.max_bytes) {
+        unpack(to, count, type, Segment::data(s) + index * given, std::min(given, wanted));
+    }
+    return compare(given, wanted);
+}
+
+/* Block j of a buffer of blocks of `count` elements of `type`. */
+void *block_at(void *buf, int j, std::size_t count, const Datatype *type)
+{
+    return static_cast<char *>(buf) + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * count) * type->extent;
+}
+
+/* The allgather and the alltoall of this rank's send side: `count` elements of `type` a block (the
+ * receive side's with MPI_IN_PLACE, whose data is in recvbuf). */
+struct SendSide {
+    std::size_t count;
+    const Datatype *type;
+};
+SendSide send_side(const void *sbuf, std::size_t scount, mca_coll_dt_t sdt, std::size_t rcount, const Datatype *rtype)
+{
+    return sbuf == MPI_IN_PLACE ? SendSide{rcount, rtype} : SendSide{scount, of(sdt)};
+}
+
+/* Each rank gives its block and takes every rank's into its place in recvbuf. The decision goes by
+ * the receive side, which MPI_IN_PLACE leaves significant. */
 int allgather(const void *sbuf, size_t scount, mca_coll_dt_t sdt, void *rbuf, size_t rcount, mca_coll_dt_t rdt,
               tessera_comm *comm, mca_coll_base_module_t *module)
 {
     State &st = prepared(module, comm);
     const Datatype *rtype = of(rdt);
-    const std::size_t block = rcount * rtype->size;
-    if (block > params.max_bytes || !usable(st, comm)) {
+    if (rcount * rtype->size > params.max_bytes || !usable(st, comm)) {
         return call_below(st.below.allgather, st.below.allgather_module, sbuf, scount, sdt, rbuf, rcount, rdt, comm);
     }
-    const auto at = [&](std::size_t j) {
-        return static_cast<char *>(rbuf) + static_cast<std::ptrdiff_t>(j * rcount) * rtype->extent;
-    };
-    const bool in_place = sbuf == MPI_IN_PLACE;
-    const Datatype *stype = in_place ? rtype : of(sdt);
-    const std::size_t count = in_place ? rcount : scount;
-    const std::size_t sblock = count * stype->size;
+    const SendSide out = send_side(sbuf, scount, sdt, rcount, rtype);
     const std::uint64_t k = ++st.seq;
-    await_set(st, k);
-    SlotHead *mine = st.segment.slot(k, st.rank);
-    mine->bytes = sblock;
-    if (sblock <= params.max_bytes) { /* else the counts disagree: said below, nothing written */
-        pack(in_place ? at(static_cast<std::size_t>(st.rank)) : sbuf, count, stype, Segment::data(mine), sblock);
-    }
-    publish(st, k, mine);
-    await_slots(st, k);
-    int rc = compare(sblock, block);
+    give_blocks(st, k, sbuf == MPI_IN_PLACE ? block_at(rbuf, st.rank, rcount, rtype) : sbuf, out.count, out.type, 1);
+    int rc = compare(out.count * out.type->size, rcount * rtype->size);
     for (int j = 0; j < st.size; ++j) {
-        SlotHead *s = st.segment.slot(k, j);
-        rc = rc != MPI_SUCCESS ? rc : compare(s->bytes, block);
-        if (s->bytes <= params.max_bytes) {
-            const std::size_t given = std::min<std::size_t>(s->bytes, block);
-            unpack(at(static_cast<std::size_t>(j)), rcount, rtype, Segment::data(s), given);
-        }
+        const int taken = take_block(st, k, j, 0, block_at(rbuf, j, rcount, rtype), rcount, rtype);
+        rc = rc != MPI_SUCCESS ? rc : taken;
     }
     return rc;
 }
 
-/* Each rank puts all its blocks in its slot; rank r takes block r of every slot. The decision goes by
- * the receive side, which MPI_IN_PLACE leaves significant. */
+/* Each rank gives all its blocks; rank r takes block r of every rank's. The decision goes by the
+ * receive side, which MPI_IN_PLACE leaves significant. */
 int alltoall(const void *sbuf, size_t scount, mca_coll_dt_t sdt, void *rbuf, size_t rcount, mca_coll_dt_t rdt,
              tessera_comm *comm, mca_coll_base_module_t *module)
 {
     State &st = prepared(module, comm);
     const Datatype *rtype = of(rdt);
-    const std::size_t block = rcount * rtype->size;
     const auto n = static_cast<std::size_t>(st.size);
-    if (block * n > params.max_bytes || !usable(st, comm)) {
+    if (rcount * rtype->size * n > params.max_bytes || !usable(st, comm)) {
         return call_below(st.below.alltoall, st.below.alltoall_module, sbuf, scount, sdt, rbuf, rcount, rdt, comm);
     }
-    const bool in_place = sbuf == MPI_IN_PLACE;
-    const Datatype *stype = in_place ? rtype : of(sdt);
-    const std::size_t per_block = in_place ? rcount : scount;
-    const std::size_t sblock = per_block * stype->size;
+    const SendSide out = send_side(sbuf, scount, sdt, rcount, rtype);
     const std::uint64_t k = ++st.seq;
-    await_set(st, k);
-    SlotHead *mine = st.segment.slot(k, st.rank);
-    mine->bytes = sblock;
-    if (sblock * n <= params.max_bytes) { /* else the counts disagree: said below, nothing written */
-        pack(in_place ? rbuf : sbuf, per_block * n, stype, Segment::data(mine), sblock * n);
-    }
-    publish(st, k, mine);
-    await_slots(st, k);
-    int rc = compare(sblock, block);
-    const auto me = static_cast<std::size_t>(st.rank);
-    for (std::size_t j = 0; j < n; ++j) {
-        SlotHead *s = st.segment.slot(k, static_cast<int>(j));
-        const std::size_t given = s->bytes;
-        rc = rc != MPI_SUCCESS ? rc : compare(given, block);
-        if ((me + 1) * given <= params.max_bytes) {
-            void *at = static_cast<char *>(rbuf) + static_cast<std::ptrdiff_t>(j * rcount) * rtype->extent;
-            unpack(at, rcount, rtype, Segment::data(s) + me * given, std::min(given, block));
-        }
+    give_blocks(st, k, sbuf == MPI_IN_PLACE ? rbuf : sbuf, out.count, out.type, n);
+    int rc = compare(out.count * out.type->size, rcount * rtype->size);
+    for (int j = 0; j < st.size; ++j) {
+        const int taken =
+            take_block(st, k, j, static_cast<std::size_t>(st.rank), block_at(rbuf, j, rcount, rtype), rcount, rtype);
+        rc = rc != MPI_SUCCESS ? rc : taken;
     }
     return rc;
 }
