@@ -1,13 +1,8 @@
 /* btl shm: the host's shared segment (btl_shm_segment.h). */
 #include "components/btl/shm/btl_shm_segment.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <new>
 
 #include "components/btl/shm/btl_shm.h"
@@ -21,11 +16,6 @@ constexpr uint64_t kMagic = 0x74657373736d3032ull; /* "tessshm02": layout versio
 uint64_t round_up(uint64_t n)
 {
     return (n + kCacheLine - 1) & ~uint64_t{kCacheLine - 1};
-}
-
-std::string errno_text(const char *what, const std::string &name, int err)
-{
-    return std::string(what) + " /dev/shm" + name + ": " + std::strerror(err);
 }
 
 struct Geometry {
@@ -55,29 +45,12 @@ bool Segment::create(const std::string &name, uint32_t local_size, uint32_t fifo
                      std::string *error)
 {
     const Geometry g = geometry(local_size, fifo_depth, max_fragment);
-    const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        *error = errno_text("cannot create", name, errno);
-        return false;
-    }
-    /* posix_fallocate returns the error instead of setting errno. */
-    if (const int err = posix_fallocate(fd, 0, static_cast<off_t>(g.bytes)); err != 0) {
-        *error = errno_text("cannot reserve", name, err) + " (" + std::to_string(g.bytes) +
-                 " bytes: local ranks squared times btl_shm_fifo_depth times btl_shm_max_send_size)";
-        close(fd);
-        shm_unlink(name.c_str());
-        return false;
-    }
-    void *p = mmap(nullptr, g.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    const int map_errno = errno;
-    close(fd);
-    if (p == MAP_FAILED) {
-        *error = errno_text("cannot map", name, map_errno);
-        shm_unlink(name.c_str());
+    if (!file_.create(name, g.bytes, "local ranks squared times btl_shm_fifo_depth times btl_shm_max_send_size",
+                      error)) {
         return false;
     }
     /* The file starts zeroed: every tail and sequence number is already 0. */
-    header_ = new (p) SegmentHeader{};
+    header_ = new (file_.base()) SegmentHeader{};
     header_->local_size = local_size;
     header_->fifo_depth = fifo_depth;
     header_->max_fragment = max_fragment;
@@ -88,7 +61,6 @@ bool Segment::create(const std::string &name, uint32_t local_size, uint32_t fifo
     /* Written last: a rank that maps the segment trusts the header once it sees the magic, and the
      * fence between creation and the others' attach orders the two. */
     std::atomic_ref<uint64_t>(header_->magic).store(kMagic, std::memory_order_release);
-    bytes_ = g.bytes;
     name_ = name;
     return true;
 }
@@ -96,30 +68,18 @@ bool Segment::create(const std::string &name, uint32_t local_size, uint32_t fifo
 bool Segment::attach(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
                      std::string *error)
 {
-    const int fd = shm_open(name.c_str(), O_RDWR, 0600);
-    if (fd < 0) {
-        *error = errno_text("cannot open", name, errno) + " (local rank 0 of the host creates it)";
+    if (!file_.open(name, "local rank 0 of the host creates it", error)) {
         return false;
     }
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(SegmentHeader))) {
+    if (file_.bytes() < sizeof(SegmentHeader)) {
         *error = "the segment /dev/shm" + name + " is too small to be this job's";
-        close(fd);
+        file_.unmap();
         return false;
     }
-    const auto size = static_cast<std::size_t>(st.st_size);
-    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    const int map_errno = errno;
-    close(fd);
-    if (p == MAP_FAILED) {
-        *error = errno_text("cannot map", name, map_errno);
-        return false;
-    }
-    header_ = static_cast<SegmentHeader *>(p);
-    bytes_ = size;
+    header_ = static_cast<SegmentHeader *>(file_.base());
     const Geometry g = geometry(local_size, fifo_depth, max_fragment);
     if (std::atomic_ref<uint64_t>(header_->magic).load(std::memory_order_acquire) != kMagic ||
-        header_->bytes != size || header_->local_size != local_size) {
+        header_->bytes != file_.bytes() || header_->local_size != local_size) {
         *error = "the segment /dev/shm" + name + " was not made by this job's local rank 0 (or by another "
                  "version of Tessera)";
     } else if (header_->max_fragment != max_fragment || header_->fifo_depth != fifo_depth ||
@@ -131,9 +91,8 @@ bool Segment::attach(const std::string &name, uint32_t local_size, uint32_t fifo
         name_ = name;
         return true;
     }
-    munmap(p, size);
+    file_.unmap();
     header_ = nullptr;
-    bytes_ = 0;
     return false;
 }
 
@@ -156,9 +115,8 @@ void Segment::release()
     if (counted_ && header_->attached.load(std::memory_order_acquire) < header_->local_size) {
         shm_unlink(name_.c_str());
     }
-    munmap(header_, bytes_);
+    file_.unmap();
     header_ = nullptr;
-    bytes_ = 0;
     counted_ = false;
 }
 

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string>
 
+#include "opal/shared_file.h"
+
 namespace tessera::ompi::btl_shm {
 
 inline constexpr std::size_t kCacheLine = 64;
@@ -84,8 +86,8 @@ public:
     }
 
 private:
+    opal::SharedFile file_;
     SegmentHeader *header_ = nullptr;
-    std::size_t bytes_ = 0;
     std::string name_;
     bool counted_ = false;
 };

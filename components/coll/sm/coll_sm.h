@@ -37,6 +37,7 @@
 #include <string>
 
 #include "frameworks/coll/coll.h"
+#include "opal/shared_file.h"
 
 extern "C" mca_coll_base_component_t mca_coll_sm_component;
 
@@ -70,17 +71,11 @@ struct alignas(16) SlotHead {
 /* The shared segment of one communicator: a header, a flag per rank, `depth` sets of a slot per rank. */
 class Segment {
 public:
-    Segment() = default;
-    ~Segment();
-    Segment(const Segment &) = delete;
-    Segment &operator=(const Segment &) = delete;
-
     /* Rank 0: creates and maps /dev/shm`name`; the others map it. false with *error said otherwise. */
     bool create(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error);
     bool attach(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error);
     /* Unmaps it (the name is unlinked by rank 0 as soon as all have mapped it). */
-    void unmap();
-    bool mapped() const { return base_ != nullptr; }
+    void unmap() { file_.unmap(); }
 
     Flag &flag(int rank) const { return flags_[rank]; }
     /* The slot of `rank` in collective k's set. */
@@ -92,11 +87,9 @@ public:
     static char *data(SlotHead *s) { return reinterpret_cast<char *>(s + 1); }
 
 private:
-    bool map(int fd, std::size_t bytes, std::string *error);
     void layout(int procs, int depth, std::size_t slot_bytes);
 
-    char *base_ = nullptr;
-    std::size_t bytes_ = 0;
+    opal::SharedFile file_;
     Flag *flags_ = nullptr;
     char *slots_ = nullptr;
     std::size_t procs_ = 0;
