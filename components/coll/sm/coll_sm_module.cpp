@@ -145,19 +145,6 @@ bool usable(State &st, tessera_comm *comm)
     return st.phase == State::Phase::Ready;
 }
 
-/* A pause between two polls of a line another process is writing. Without it the poller takes the
- * line back between the writer's stores (byte count, data, head), and each such theft costs the writer
- * another transfer of the line: 2 ranks, 8 B, alltoall 0.128 -> 0.107 us and allreduce 0.121 -> 0.097,
- * and when the VM's cores are far apart 0.446 -> 0.34-0.36 and 0.450 -> 0.315 (Open MPI 0.41-0.42). */
-inline void relax()
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield");
-#endif
-}
-
 /* Waits until `seq` (a flag or a slot's head) reaches k; returns what it read. */
 std::uint64_t await(const std::atomic<std::uint64_t> &seq, std::uint64_t k)
 {
@@ -168,7 +155,6 @@ std::uint64_t await(const std::atomic<std::uint64_t> &seq, std::uint64_t k)
                 if ((seen = seq.load(std::memory_order_acquire)) >= k) {
                     return true;
                 }
-                relax();
             }
             return false;
         });
