@@ -29,6 +29,7 @@ namespace tessera::ompi::pml {
 
 Params params;
 int idle_spins = Params{}.poll_spins;
+bool oversubscribed = false;
 
 namespace {
 
@@ -901,7 +902,7 @@ int init()
     }
     Runtime &rt = runtime();
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const bool oversubscribed = cores < 1 || rt.launch.local_size > cores;
+    oversubscribed = cores < 1 || rt.launch.local_size > cores;
     yield_enabled = params.yield_when_idle == kYieldOn || (params.yield_when_idle == kYieldAuto && oversubscribed);
     idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
     Communicator &world = comm_world();

@@ -54,6 +54,9 @@ void wait_for(Request *r);
  * host's ranks outnumber its cores (resolved by init()). */
 extern int idle_spins;
 
+/* This host's ranks outnumber its cores (resolved by init()): a waiter then holds a core its peer needs. */
+extern bool oversubscribed;
+
 /* Gives the CPU to another process (sched_yield) unless mpi_yield_when_idle resolved to off: ranks
  * outnumber cores in tests and CI. */
 void yield_cpu();

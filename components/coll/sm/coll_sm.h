@@ -49,6 +49,8 @@ struct Params {
     int max_procs = 16;              /* coll_sm_max_procs: larger communicators get no module */
     int polls = 128;                 /* coll_sm_polls: flag polls between passes of the progress engine */
     int depth = 8;                   /* coll_sm_depth: sets of slots, used in turn */
+    int pauses = -1;                 /* coll_sm_pauses: pause instructions between polls; -1: 1, or 0 oversubscribed */
+    int fetch_lines = 4;             /* coll_sm_fetch_lines: lines of a slot's data fetched while polling its head */
 };
 extern Params params;
 

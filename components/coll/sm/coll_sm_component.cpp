@@ -38,6 +38,15 @@ const mca_var_decl_t vars[] = {
      "While waiting for other ranks, polls of their flags between two passes of the progress engine (which "
      "polls every transport: a flag set during a pass is seen only after it)",
      MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.polls},
+    {"pauses",
+     "Pause instructions between two polls of another rank's line, so that the poller does not take the line "
+     "back while its writer is still storing into it; -1: one, or none when this host's ranks outnumber its "
+     "cores (a pause then only delays the yield that lets the writer run)",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.pauses},
+    {"fetch_lines",
+     "Cache lines of the data a rank will read from a slot that it fetches while polling the slot's head, so "
+     "that they cross between the caches with the head's line rather than after it (0: none)",
+     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.fetch_lines},
 };
 
 int register_params(const mca_base_component_t *)
@@ -58,6 +67,10 @@ int open_component()
         problem = "coll_sm_depth: value " + std::to_string(params.depth) + " is not in 2..64";
     } else if (params.polls < 1) {
         problem = "coll_sm_polls: value " + std::to_string(params.polls) + " must be at least 1";
+    } else if (params.pauses < -1) {
+        problem = "coll_sm_pauses: value " + std::to_string(params.pauses) + " must be -1 (automatic) or at least 0";
+    } else if (params.fetch_lines < 0) {
+        problem = "coll_sm_fetch_lines: value " + std::to_string(params.fetch_lines) + " must be at least 0";
     }
     if (!problem.empty()) {
         tessera::mca::report(tessera::mca::Severity::Error, problem);
