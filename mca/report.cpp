@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <mutex>
 
+#include "mca/var_sources.h"
+#include "mca/var_store.h"
+
 namespace tessera::mca {
 
 namespace {
@@ -34,6 +37,19 @@ void report(Severity severity, std::string_view text)
         std::fflush(stderr);
     }
     (severity == Severity::Error ? r.errors : r.warnings).emplace_back(text);
+}
+
+std::string bad_value(std::string_view full_name, std::string_view value, std::string_view rule)
+{
+    std::string where = "default";
+    if (const std::optional<VarInfo> v = find_var(full_name); v.has_value()) {
+        switch (v->source.kind) {
+        case SourceKind::CommandLine: where = "command line (--mca " + v->full_name + ")"; break;
+        case SourceKind::Environment: where = "environment (" + std::string(detail::kEnvPrefix) + v->full_name + ")"; break;
+        default: where = v->source.describe(); break;
+        }
+    }
+    return std::string(full_name) + ": value " + std::string(value) + " from " + where + " " + std::string(rule);
 }
 
 std::vector<std::string> reported(Severity severity)

@@ -16,6 +16,13 @@ enum class Severity { Warning, Error };
 /* Prints "tessera: warning: <text>" or "tessera: error: <text>" to stderr and records it. */
 void report(Severity severity, std::string_view text);
 
+/*
+ * A value that parsed but breaks its component's rule, as "<name>: value <value> from <where> <rule>":
+ * <where> is where the value in force was set ("command line (--mca <name>)", "environment
+ * (TESSERA_MCA_<name>)", "file:<path>:<line>", or "default"), so the user knows what to change.
+ */
+std::string bad_value(std::string_view full_name, std::string_view value, std::string_view rule);
+
 /* Recorded messages since start-up (or since report_clear()). */
 std::vector<std::string> reported(Severity severity);
 void report_clear();

@@ -672,20 +672,22 @@ int register_params()
 
 std::string check_params(const Params &p)
 {
+    using tessera::mca::bad_value;
     if (p.pipeline_depth < 1) {
-        return "pml_pipeline_depth: value " + std::to_string(p.pipeline_depth) +
-               " must be at least 1 (fragments of one message in flight)";
+        return bad_value("pml_pipeline_depth", std::to_string(p.pipeline_depth),
+                         "must be at least 1 (fragments of one message in flight)");
     }
     if (p.poll_spins < 0) {
-        return "mpi_poll_spins: value " + std::to_string(p.poll_spins) + " must be 0 or more";
+        return bad_value("mpi_poll_spins", std::to_string(p.poll_spins), "must be 0 or more");
     }
     if (p.poll_spins_oversubscribed < 0) {
-        return "mpi_poll_spins_oversubscribed: value " + std::to_string(p.poll_spins_oversubscribed) +
-               " must be 0 or more";
+        return bad_value("mpi_poll_spins_oversubscribed", std::to_string(p.poll_spins_oversubscribed),
+                         "must be 0 or more");
     }
     if (p.eager_limit != 0 && p.eager_limit <= sizeof(MatchHeader)) {
-        return "pml_eager_limit: value " + std::to_string(p.eager_limit) + " must be 0 (the btl decides) or more than " +
-               std::to_string(sizeof(MatchHeader)) + " bytes (the header of an eager message)";
+        return bad_value("pml_eager_limit", std::to_string(p.eager_limit),
+                         "must be 0 (the btl decides) or more than " + std::to_string(sizeof(MatchHeader)) +
+                             " bytes (the header of an eager message)");
     }
     return "";
 }

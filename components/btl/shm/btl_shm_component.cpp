@@ -64,7 +64,7 @@ int register_params(const mca_base_component_t *)
 
 std::string out_of_range(const char *name, const std::string &value, const char *range)
 {
-    return std::string("btl_shm_") + name + ": value " + value + " is not in " + range;
+    return tessera::mca::bad_value(std::string("btl_shm_") + name, value, std::string("is not in ") + range);
 }
 
 int open_component()
@@ -73,8 +73,9 @@ int open_component()
     if (params.max_send_size < 64 || params.max_send_size > (size_t{1} << 26)) {
         problem = out_of_range("max_send_size", std::to_string(params.max_send_size), "64..64M");
     } else if (params.eager_limit > params.max_send_size) {
-        problem = "btl_shm_eager_limit: value " + std::to_string(params.eager_limit) +
-                  " is larger than btl_shm_max_send_size (" + std::to_string(params.max_send_size) + ")";
+        problem = tessera::mca::bad_value("btl_shm_eager_limit", std::to_string(params.eager_limit),
+                                          "is larger than btl_shm_max_send_size (" +
+                                              std::to_string(params.max_send_size) + ")");
     } else if (params.fifo_depth < 2 || params.fifo_depth > 65536) {
         problem = out_of_range("fifo_depth", std::to_string(params.fifo_depth), "2..65536");
     } else if (!(params.peer_check_interval >= 0 && params.peer_check_interval <= 3600)) {

@@ -87,7 +87,7 @@ bool set(const char *value)
 std::string check_params()
 {
     const auto bad = [](const char *name, const std::string &value, const std::string &rule) {
-        return std::string("btl_tcp_") + name + ": value " + value + " " + rule;
+        return tessera::mca::bad_value(std::string("btl_tcp_") + name, value, rule);
     };
     if (params.links < 1 || params.links > kMaxLinks) {
         return bad("links", std::to_string(params.links), "is not in 1.." + std::to_string(kMaxLinks));

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "mca/report.h"
+
 namespace tessera::ompi::btl_tcp {
 
 namespace {
@@ -71,8 +73,8 @@ std::string parse_if_list(const char *param, const char *value, IfList *out)
             continue; /* "eth0," and the empty list are harmless */
         }
         const auto bad = [&](std::string_view why) {
-            return std::string(param) + ": value \"" + value + "\": entry \"" + std::string(item) + "\" " +
-                   std::string(why);
+            return tessera::mca::bad_value(param, "\"" + std::string(value) + "\"",
+                                           "has an entry \"" + std::string(item) + "\" that " + std::string(why));
         };
         const std::size_t slash = item.find('/');
         if (slash == std::string_view::npos) {

@@ -57,20 +57,21 @@ int register_params(const mca_base_component_t *)
 int open_component()
 {
     std::string problem;
+    const auto bad = [](const char *name, auto value, const std::string &rule) {
+        return tessera::mca::bad_value(std::string("coll_sm_") + name, std::to_string(value), rule);
+    };
     if (params.max_bytes > kMaxSlot) {
-        problem = "coll_sm_max_bytes: value " + std::to_string(params.max_bytes) + " exceeds " +
-                  std::to_string(kMaxSlot) + " (1M)";
+        problem = bad("max_bytes", params.max_bytes, "exceeds " + std::to_string(kMaxSlot) + " (1M)");
     } else if (params.max_procs < 2 || params.max_procs > kMaxProcs) {
-        problem = "coll_sm_max_procs: value " + std::to_string(params.max_procs) + " is not in 2.." +
-                  std::to_string(kMaxProcs);
+        problem = bad("max_procs", params.max_procs, "is not in 2.." + std::to_string(kMaxProcs));
     } else if (params.depth < 2 || params.depth > 64) {
-        problem = "coll_sm_depth: value " + std::to_string(params.depth) + " is not in 2..64";
+        problem = bad("depth", params.depth, "is not in 2..64");
     } else if (params.polls < 1) {
-        problem = "coll_sm_polls: value " + std::to_string(params.polls) + " must be at least 1";
+        problem = bad("polls", params.polls, "must be at least 1");
     } else if (params.pauses < -1) {
-        problem = "coll_sm_pauses: value " + std::to_string(params.pauses) + " must be -1 (automatic) or at least 0";
+        problem = bad("pauses", params.pauses, "must be -1 (automatic) or at least 0");
     } else if (params.fetch_lines < 0) {
-        problem = "coll_sm_fetch_lines: value " + std::to_string(params.fetch_lines) + " must be at least 0";
+        problem = bad("fetch_lines", params.fetch_lines, "must be at least 0");
     }
     if (!problem.empty()) {
         tessera::mca::report(tessera::mca::Severity::Error, problem);

@@ -6,7 +6,6 @@
 #include "components/plm/fork/plm_fork.h"
 #include "mca/report.h"
 #include "mca/var.h"
-#include "mca/var_store.h"
 
 namespace tessera::orte::plm_fork {
 
@@ -32,13 +31,9 @@ int register_params(const mca_base_component_t *)
 int open_component()
 {
     if (!std::isfinite(kill_grace) || kill_grace < 0.0) {
-        std::string source = "default";
-        if (auto var = tessera::mca::find_var("plm_fork_kill_grace")) {
-            source = var->source.describe();
-        }
         tessera::mca::report(tessera::mca::Severity::Error,
-                             "plm_fork_kill_grace: value " + std::to_string(kill_grace) +
-                                 " is not a number of seconds >= 0 (from " + source + ")");
+                             tessera::mca::bad_value("plm_fork_kill_grace", std::to_string(kill_grace),
+                                                     "is not a number of seconds >= 0"));
         return TESSERA_ERR_BAD_PARAM;
     }
     return TESSERA_SUCCESS;

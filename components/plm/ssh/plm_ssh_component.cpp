@@ -9,7 +9,6 @@
 #include "components/plm/ssh/plm_ssh_launcher.h"
 #include "mca/report.h"
 #include "mca/var.h"
-#include "mca/var_store.h"
 #include "opal/install_dirs.h"
 
 namespace tessera::orte::plm_ssh {
@@ -28,18 +27,9 @@ Settings settings;
 /* The module handed out by query; the Launcher behind it lives until close. */
 constinit plm::LauncherModule module(&mca_plm_ssh_component);
 
-std::string source_of(const char *name)
-{
-    if (auto var = tessera::mca::find_var(name)) {
-        return var->source.describe();
-    }
-    return "default";
-}
-
 void bad_value(const char *name, const std::string &value, const std::string &why)
 {
-    tessera::mca::report(tessera::mca::Severity::Error, std::string(name) + ": value '" + value + "' " + why +
-                                                            " (from " + source_of(name) + ")");
+    tessera::mca::report(tessera::mca::Severity::Error, tessera::mca::bad_value(name, "'" + value + "'", why));
 }
 
 int register_params(const mca_base_component_t *)

@@ -55,15 +55,15 @@ int open_component()
         return TESSERA_ERR_BAD_PARAM;
     }
     if (params.buffer_size < kMinBufferSize) {
-        tessera::mca::report(tessera::mca::Severity::Error, "trace_otf2_buffer_size: value " +
-                                                                std::to_string(params.buffer_size) +
-                                                                " is smaller than 256k, OTF2's smallest chunk");
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             tessera::mca::bad_value("trace_otf2_buffer_size", std::to_string(params.buffer_size),
+                                                     "is smaller than 256k, OTF2's smallest chunk"));
         return TESSERA_ERR_BAD_PARAM;
     }
     if (params.record_buffer_size < kMinRecordBufferSize) {
-        tessera::mca::report(tessera::mca::Severity::Error, "trace_otf2_record_buffer_size: value " +
-                                                                std::to_string(params.record_buffer_size) +
-                                                                " is smaller than 4k");
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             tessera::mca::bad_value("trace_otf2_record_buffer_size",
+                                                     std::to_string(params.record_buffer_size), "is smaller than 4k"));
         return TESSERA_ERR_BAD_PARAM;
     }
     return TESSERA_SUCCESS;

@@ -74,11 +74,11 @@ TEST(BtlTcpIf, BadEntriesAreNamed)
 {
     IfList l;
     EXPECT_EQ(parse_if_list("btl_tcp_if_include", "eth0,10.0.0.0/33", &l),
-              "btl_tcp_if_include: value \"eth0,10.0.0.0/33\": entry \"10.0.0.0/33\" is not a subnet a.b.c.d/n: the "
-              "prefix length must be 0..32");
+              "btl_tcp_if_include: value \"eth0,10.0.0.0/33\" from default has an entry \"10.0.0.0/33\" that is not a "
+              "subnet a.b.c.d/n: the prefix length must be 0..32");
     EXPECT_EQ(parse_if_list("btl_tcp_if_exclude", "10.0/8", &l),
-              "btl_tcp_if_exclude: value \"10.0/8\": entry \"10.0/8\" is not a subnet a.b.c.d/n: \"10.0\" is not an "
-              "IPv4 address");
+              "btl_tcp_if_exclude: value \"10.0/8\" from default has an entry \"10.0/8\" that is not a subnet "
+              "a.b.c.d/n: \"10.0\" is not an IPv4 address");
     EXPECT_NE(parse_if_list("btl_tcp_if_exclude", "10.0.0.0/", &l).find("prefix length"), std::string::npos);
     EXPECT_NE(parse_if_list("btl_tcp_if_exclude", "10.0.0.0/8x", &l).find("prefix length"), std::string::npos);
     EXPECT_NE(parse_if_list("btl_tcp_if_exclude", "averyveryverylonginterfacename", &l).find("longer than"),
@@ -142,15 +142,18 @@ TEST(BtlTcpParams, BadValuesAreErrorsNamingTheParameter)
     EXPECT_EQ(open_errors({{"btl_tcp_if_include", "lo"}, {"btl_tcp_if_exclude", "eth0"}}),
               "btl_tcp_if_include (\"lo\") and btl_tcp_if_exclude (\"eth0\") are both set; set one of them\n");
     EXPECT_EQ(open_errors({{"btl_tcp_if_include", "192.0.2.0/40"}}),
-              "btl_tcp_if_include: value \"192.0.2.0/40\": entry \"192.0.2.0/40\" is not a subnet a.b.c.d/n: the prefix "
-              "length must be 0..32\n");
-    EXPECT_EQ(open_errors({{"btl_tcp_links", "0"}}), "btl_tcp_links: value 0 is not in 1..16\n");
-    EXPECT_EQ(open_errors({{"btl_tcp_links", "17"}}), "btl_tcp_links: value 17 is not in 1..16\n");
+              "btl_tcp_if_include: value \"192.0.2.0/40\" from command line (--mca btl_tcp_if_include) has an entry "
+              "\"192.0.2.0/40\" that is not a subnet a.b.c.d/n: the prefix length must be 0..32\n");
+    EXPECT_EQ(open_errors({{"btl_tcp_links", "0"}}), "btl_tcp_links: value 0 from command line (--mca btl_tcp_links) is not in 1..16\n");
+    EXPECT_EQ(open_errors({{"btl_tcp_links", "17"}}), "btl_tcp_links: value 17 from command line (--mca btl_tcp_links) is not in 1..16\n");
     EXPECT_EQ(open_errors({{"btl_tcp_eager_limit", "256k"}}),
-              "btl_tcp_eager_limit: value 262144 is not in 64..btl_tcp_max_send_size (131072)\n");
-    EXPECT_EQ(open_errors({{"btl_tcp_max_send_size", "100"}}), "btl_tcp_max_send_size: value 100 is not in 1k..64M\n");
+              "btl_tcp_eager_limit: value 262144 from command line (--mca btl_tcp_eager_limit) is not in "
+              "64..btl_tcp_max_send_size (131072)\n");
+    EXPECT_EQ(open_errors({{"btl_tcp_max_send_size", "100"}}),
+              "btl_tcp_max_send_size: value 100 from command line (--mca btl_tcp_max_send_size) is not in 1k..64M\n");
     EXPECT_EQ(open_errors({{"btl_tcp_handshake_timeout", "0"}}),
-              "btl_tcp_handshake_timeout: value 0.000000 must be positive (seconds)\n");
+              "btl_tcp_handshake_timeout: value 0.000000 from command line (--mca btl_tcp_handshake_timeout) must be "
+              "positive (seconds)\n");
     EXPECT_EQ(open_errors({{"btl_tcp_if_include", "lo,192.0.2.0/24"}, {"btl_tcp_links", "16"}}), "");
 }
 

@@ -199,5 +199,27 @@ TEST_F(McaVarSources, BadValueInAFileNamesFileAndLine)
     EXPECT_NE(msg.find("\"p_x\""), std::string::npos) << msg;
 }
 
+/* A value that parses but breaks a component's rule is said with where it was set (bad_value). */
+TEST_F(McaVarSources, ABrokenRuleNamesWhereTheValueWasSet)
+{
+    const std::string tune = write_file(dir_ / "t.conf", "\np_f = 7\n");
+    add_tune_file(tune);
+    set_mca_env("p_e", "-2");
+    set_command_line("p_c", "0");
+    int f = 0, e = 0, c = 0, d = 0;
+    ASSERT_GE(register_int("f", &f), 0);
+    ASSERT_GE(register_int("e", &e), 0);
+    ASSERT_GE(register_int("c", &c), 0);
+    ASSERT_GE(register_int("d", &d), 0);
+    EXPECT_EQ(load_sources(), TESSERA_SUCCESS);
+    EXPECT_EQ(bad_value("p_c", "0", "must be at least 1"),
+              "p_c: value 0 from command line (--mca p_c) must be at least 1");
+    EXPECT_EQ(bad_value("p_e", "-2", "must be at least 0"),
+              "p_e: value -2 from environment (TESSERA_MCA_p_e) must be at least 0");
+    EXPECT_EQ(bad_value("p_f", "7", "is not in 1..4"), "p_f: value 7 from file:" + tune + ":2 is not in 1..4");
+    EXPECT_EQ(bad_value("p_d", "0", "must be positive"), "p_d: value 0 from default must be positive");
+    EXPECT_EQ(bad_value("p_unregistered", "1", "is wrong"), "p_unregistered: value 1 from default is wrong");
+}
+
 } // namespace
 } // namespace tessera::mca::test
