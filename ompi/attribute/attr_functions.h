@@ -32,6 +32,9 @@ int type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn,
                       int *win_keyval, void *extra_state);
 int win_free_keyval(int *win_keyval);
+int win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int win_delete_attr(MPI_Win win, int win_keyval);
 
 } // namespace tessera::ompi::native
 

@@ -6,6 +6,7 @@
 #include "ompi/errhandler/error_classes.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/user_handle.h"
+#include "ompi/win/window.h"
 
 namespace tessera::ompi {
 
@@ -71,6 +72,10 @@ Target find_target(ObjectKind kind, const void *object)
         return world_target();
     }
     case ObjectKind::Win:
+        if (const Window *w = win_lookup(static_cast<MPI_Win>(const_cast<void *>(object)))) {
+            return {w->errhandler, win_label(*w), object};
+        }
+        return world_target();
     case ObjectKind::Session:
     case ObjectKind::Request:
     case ObjectKind::Message:

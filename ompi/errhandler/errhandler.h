@@ -63,8 +63,9 @@ MPI_Errhandler &file_null_errhandler();
  * Raises `code` for `function` on the error handler of `object`:
  *   Comm        the communicator's handler; an invalid communicator falls back to MPI_COMM_WORLD's
  *   File        MPI_FILE_NULL's handler (no file exists yet)
+ *   Win         the window's handler; an invalid window falls back to MPI_COMM_WORLD's
  *   Errhandler  that handler itself (MPI_Session_init and the *_from_group constructors)
- *   Win, Session, Request, Message   no such objects yet: MPI_COMM_WORLD's handler
+ *   Session, Request, Message   no such objects yet: MPI_COMM_WORLD's handler
  *   None        no handler: returns the code
  * Returns the code when the handler returns; does not return when it aborts.
  */

@@ -16,6 +16,9 @@ int errhandler_free(MPI_Errhandler *errhandler);
 
 /* object_errhandlers.cpp: windows, files and sessions, as far as those objects exist */
 int win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler);
+int win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int win_call_errhandler(MPI_Win win, int errorcode);
 int file_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
 int file_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
 int file_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);

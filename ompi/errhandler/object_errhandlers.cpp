@@ -1,12 +1,12 @@
 /* Error handlers of windows, files and sessions (MPI-4.1 9.3.2-9.3.4) as far as those objects exist:
- * every kind of handler can be made; of the objects, only MPI_FILE_NULL exists yet, whose handler is
- * the one every file starts with (MPI-4.1 14.7). MPI_Win_set/get/call_errhandler and the session
- * ones come with windows and sessions. */
+ * every kind of handler can be made; of the objects, windows exist, and of files only MPI_FILE_NULL,
+ * whose handler is the one every file starts with (MPI-4.1 14.7). The session ones come with sessions. */
 #include <string>
 
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/errhandler/errhandler_functions.h"
 #include "ompi/errhandler/error_classes.h"
+#include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
 
@@ -53,6 +53,46 @@ int session_create_errhandler(MPI_Session_errhandler_function *session_errhandle
 {
     return create("MPI_Session_create_errhandler", ObjectKind::Session,
                   reinterpret_cast<void (*)()>(session_errhandler_fn), errhandler);
+}
+
+/* A window starts with MPI_ERRORS_ARE_FATAL (MPI-4.1 9.3). */
+int win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    int rc = MPI_SUCCESS;
+    Window *w = win_argument("MPI_Win_set_errhandler", win, &rc);
+    if (w == nullptr) {
+        return rc;
+    }
+    if (!errhandler_fits(errhandler, ObjectKind::Win)) {
+        return raise_on_win(win, MPI_ERR_ERRHANDLER, "MPI_Win_set_errhandler",
+                            errhandler_valid(errhandler) ? "the error handler was made for another kind of object "
+                                                           "(not by MPI_Win_create_errhandler)"
+                                                         : "invalid error handler in argument 'errhandler'");
+    }
+    errhandler_assign(&w->errhandler, errhandler);
+    return MPI_SUCCESS;
+}
+
+int win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    int rc = MPI_SUCCESS;
+    const Window *w = win_argument("MPI_Win_get_errhandler", win, &rc);
+    if (w == nullptr) {
+        return rc;
+    }
+    errhandler_retain(w->errhandler);
+    *errhandler = w->errhandler;
+    return MPI_SUCCESS;
+}
+
+int win_call_errhandler(MPI_Win win, int errorcode)
+{
+    int rc = MPI_SUCCESS;
+    if (win_argument("MPI_Win_call_errhandler", win, &rc) == nullptr) {
+        return rc;
+    }
+    raise_on_win(win, errorcode, "MPI_Win_call_errhandler", "raised by the application");
+    return MPI_SUCCESS;
 }
 
 int file_set_errhandler(MPI_File file, MPI_Errhandler errhandler)

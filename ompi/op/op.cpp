@@ -61,31 +61,6 @@ bool is_predefined(const Op *op)
     return op >= ops.data() && op < ops.data() + ops.size();
 }
 
-/* The one predefined type every element of `type` is made of. False when it mixes several; true with
- * *out = nullptr when it holds no data at all. */
-bool single_basic(const Datatype *type, const Datatype **out)
-{
-    if (type->derived == nullptr) {
-        *out = type;
-        return true;
-    }
-    const Datatype *found = nullptr;
-    for (const TypeRun &run : type->derived->runs) {
-        const Datatype *basic = nullptr;
-        if (!single_basic(run.child, &basic)) {
-            return false;
-        }
-        if (basic != nullptr) {
-            if (found != nullptr && found != basic) {
-                return false;
-            }
-            found = basic;
-        }
-    }
-    *out = found;
-    return true;
-}
-
 std::string type_label(const Datatype *type)
 {
     return type->name != nullptr && *type->name != '\0' ? type->name : "a derived datatype";
@@ -146,6 +121,30 @@ void reduce_user(const Op &op, const void *in, void *inout, std::size_t count, c
 }
 
 } // namespace
+
+bool single_basic(const Datatype *type, const Datatype **out)
+{
+    if (type->derived == nullptr) {
+        *out = type;
+        return true;
+    }
+    const Datatype *found = nullptr;
+    for (const TypeRun &run : type->derived->runs) {
+        const Datatype *basic = nullptr;
+        if (!single_basic(run.child, &basic)) {
+            return false;
+        }
+        if (basic != nullptr) {
+            if (found != nullptr && found != basic) {
+                return false;
+            }
+            found = basic;
+        }
+    }
+    *out = found;
+    return true;
+}
+
 
 const Op *op_lookup(MPI_Op handle)
 {

@@ -54,6 +54,10 @@ void op_release(const Op *op);
  * type of its classes, or a derived type all of whose elements are one such type; a user op takes
  * any type. */
 std::string op_check(const Op *op, const Datatype *type);
+/* The one predefined type every element of `type` is made of. False when it mixes several; true with
+ * *out = nullptr when it holds no data at all. */
+bool single_basic(const Datatype *type, const Datatype **out);
+
 /* The same question without the words: whether op_check would say "". */
 bool op_defined_on(const Op *op, const Datatype *type);
 

@@ -14,6 +14,7 @@
 #include "ompi/runtime/native_translator.h"
 #include "ompi/topo/neighbor_functions.h"
 #include "ompi/topo/topo_functions.h"
+#include "ompi/win/win_functions.h"
 
 namespace tessera::ompi {
 
@@ -133,6 +134,9 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Comm_get_errhandler = native::comm_get_errhandler;
     t->Comm_call_errhandler = native::comm_call_errhandler;
     t->Win_create_errhandler = native::win_create_errhandler;
+    t->Win_set_errhandler = native::win_set_errhandler;
+    t->Win_get_errhandler = native::win_get_errhandler;
+    t->Win_call_errhandler = native::win_call_errhandler;
     t->File_create_errhandler = native::file_create_errhandler;
     t->File_set_errhandler = native::file_set_errhandler;
     t->File_get_errhandler = native::file_get_errhandler;
@@ -165,6 +169,22 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Type_delete_attr = native::type_delete_attr;
     t->Win_create_keyval = native::win_create_keyval;
     t->Win_free_keyval = native::win_free_keyval;
+    t->Win_set_attr = native::win_set_attr;
+    t->Win_get_attr = native::win_get_attr;
+    t->Win_delete_attr = native::win_delete_attr;
+    /* Windows and fence-synchronized one-sided operations (ompi/win) */
+    t->Win_create = native::win_create;
+    t->Win_allocate = native::win_allocate;
+    t->Win_free = native::win_free;
+    t->Win_get_group = native::win_get_group;
+    t->Win_set_name = native::win_set_name;
+    t->Win_get_name = native::win_get_name;
+    t->Win_set_info = native::win_set_info;
+    t->Win_get_info = native::win_get_info;
+    t->Win_fence = native::win_fence;
+    t->Put = native::put;
+    t->Get = native::get;
+    t->Accumulate = native::accumulate;
     /* Point-to-point (issue 5) */
     t->Send = native::send;
     t->Ssend = native::ssend;

@@ -143,7 +143,7 @@ coverage)
     grep -qx "coverage:function:$f:implemented" "$tmp/out" || fail "$f not implemented"
   done
   grep -qx 'coverage:function:MPI_Send:implemented' "$tmp/out" || fail "MPI_Send not implemented"
-  grep -qx 'coverage:function:MPI_Win_fence:missing' "$tmp/out" || fail "MPI_Win_fence not listed as missing"
+  grep -qx 'coverage:function:MPI_Win_lock:missing' "$tmp/out" || fail "MPI_Win_lock not listed as missing"
   [ "$(grep -c '^coverage:function:' "$tmp/out")" = 664 ] || fail "not 664 function lines"
   grep -q '^mca:' "$tmp/out" && fail "--coverage also printed components"
   run --coverage --json

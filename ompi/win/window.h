@@ -1,0 +1,76 @@
+/*
+ * Windows (MPI-4.1 chapter 12): memory a process exposes to the others of a communicator, its
+ * attributes, name, hints and error handler, and the fence-synchronized one-sided operations.
+ *
+ * The operations travel as point-to-point messages over a private duplicate of the communicator
+ * (win_rma.cpp): MPI_Put, MPI_Get and MPI_Accumulate send a request (and a Put's or Accumulate's data)
+ * at once, and the target applies what it was sent in the MPI_Win_fence that closes the epoch. So an
+ * operation completes at the fence, as the standard allows, and the target needs no progress of its own
+ * between fences. Passive target (MPI_Win_lock), post-start-complete-wait and the request-based and
+ * atomic operations are not implemented (tessera_info --coverage lists them missing).
+ */
+#ifndef TESSERA_OMPI_WIN_WINDOW_H
+#define TESSERA_OMPI_WIN_WINDOW_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "ompi/info/info.h"
+
+namespace tessera::ompi {
+
+/* What every process exposes, known to every other (exchanged at creation): origins check the range
+ * of an operation against it. */
+struct WindowTarget {
+    MPI_Aint size = 0;
+    int disp_unit = 1;
+};
+
+struct Window {
+    static constexpr std::uint64_t kMark = 0x5445535357494e44ull; /* "TESSWIND" */
+
+    std::uint64_t mark = kMark;
+    MPI_Comm comm = MPI_COMM_NULL; /* private duplicate of the creating communicator: RMA traffic */
+    int rank = 0;
+    int size = 0;
+    void *base = nullptr;
+    MPI_Aint bytes = 0;
+    int disp_unit = 1;
+    int flavor = MPI_WIN_FLAVOR_CREATE;
+    bool owns_memory = false; /* MPI_Win_allocate's: freed with the window */
+    std::vector<WindowTarget> targets;
+    std::string name;
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; /* retained while set (errhandler_retain) */
+    InfoEntries info;
+
+    /* Fence epochs: open between a fence without MPI_MODE_NOSUCCEED and the next fence. */
+    bool epoch_open = false;
+    std::uint32_t epoch = 0;         /* fences so far: tags tell one epoch's requests from the next's */
+    std::vector<int> requests_to;    /* requests sent to each target in this epoch */
+    std::vector<MPI_Request> pending; /* this process's sends and Get receives of this epoch */
+    std::vector<std::unique_ptr<std::vector<char>>> buffers; /* what those sends send, until the fence */
+};
+
+/* The window of a handle, or nullptr for MPI_WIN_NULL and handles that name no window. */
+Window *win_lookup(MPI_Win handle);
+MPI_Win win_handle(Window *w);
+/* Registers a new window (its handle becomes valid) / unregisters one being freed. */
+void win_register(Window *w);
+void win_unregister(Window *w);
+
+/* "window 'name'" or "a window", for messages. */
+std::string win_label(const Window &w);
+
+/* Raises `code` for `function` on the window's error handler (MPI_WIN_NULL: MPI_COMM_WORLD's). */
+int raise_on_win(MPI_Win win, int code, const char *function, const std::string &detail);
+
+/* The window of argument `win`, or nullptr after raising MPI_ERR_WIN (*rc says what to return). */
+Window *win_argument(const char *function, MPI_Win win, int *rc);
+
+} // namespace tessera::ompi
+
+#endif
