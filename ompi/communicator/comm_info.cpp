@@ -23,9 +23,7 @@ int comm_set_info(MPI_Comm comm, MPI_Info info)
     if (i == nullptr) {
         return raise_on_comm(comm, MPI_ERR_INFO, "MPI_Comm_set_info", "invalid info object in argument 'info'");
     }
-    for (std::size_t n = 0; n < i->entries.size(); ++n) {
-        c->info.set(i->entries.at(n).first, i->entries.at(n).second);
-    }
+    c->info.merge(i->entries);
     return MPI_SUCCESS;
 }
 

@@ -27,6 +27,13 @@ void InfoEntries::set(std::string_view key, std::string_view value)
     entries_.emplace_back(key, value);
 }
 
+void InfoEntries::merge(const InfoEntries &other)
+{
+    for (const auto &[key, value] : other.entries_) {
+        set(key, value);
+    }
+}
+
 bool InfoEntries::erase(std::string_view key)
 {
     const auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto &e) { return e.first == key; });

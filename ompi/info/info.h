@@ -28,6 +28,8 @@ class InfoEntries {
 public:
     /* Adds the key at the end, or replaces its value where it is. */
     void set(std::string_view key, std::string_view value);
+    /* set() of each pair of `other`, in its order: what MPI_Comm/Win_set_info do with new hints. */
+    void merge(const InfoEntries &other);
     /* Whether the key was there. */
     bool erase(std::string_view key);
     const std::string *find(std::string_view key) const;

@@ -200,9 +200,7 @@ int win_set_info(MPI_Win win, MPI_Info info)
     if (i == nullptr) {
         return raise_on_win(win, MPI_ERR_INFO, "MPI_Win_set_info", "invalid info object in argument 'info'");
     }
-    for (std::size_t n = 0; n < i->entries.size(); ++n) {
-        w->info.set(i->entries.at(n).first, i->entries.at(n).second);
-    }
+    w->info.merge(i->entries);
     return MPI_SUCCESS;
 }
 
