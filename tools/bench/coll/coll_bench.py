@@ -4,7 +4,8 @@
 coll_bench.c (barrier, bcast, allreduce, alltoall; 8 B to 4 MiB) is built with build/bin/mpicc,
 mpicc.openmpi and mpicc.mpich and run on 2 ranks (bound to the two cores) and on 4 ranks (more ranks
 than cores: unbound, each runtime yielding as it does when oversubscribed), one collective at a time,
-the runtimes in turn (A B C for barrier, then for bcast ...; the next round starts with B). The table
+the runtimes in turn for each group of sizes (A B C for barrier's 8 B - 4 KiB, A B C for its 32 KiB -
+4 MiB, then bcast ...; the next round starts with B). The table
 gives medians in microseconds and the spread (min-max); the ratio is the median over the rounds of
 Tessera's time over the better of the other two in the same round, which compares runs seconds apart
 (this machine's 2-rank latency jumps about 2.5 x for minutes at a time). The issue's target is a ratio
@@ -66,6 +67,9 @@ def main():
     nps = [int(n) for n in args.np.split(",")]
     colls = [c for c in args.colls.split(",") if c]
     sizes = [s for s in args.sizes.split(",") if s]
+    # The runtimes take turns per group of sizes, so that their small-size runs, seconds long, are
+    # seconds apart rather than a whole 8 B - 4 MiB run apart: the VM changes state that often.
+    groups = [sizes] if sizes else [[str(8 ** k) for k in range(1, 5)], [str(8 ** k) for k in range(5, 8)] + [str(4 << 20)]]
     tbin = os.path.abspath(os.path.join(args.build, "bin"))
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl_base_warn_component_unused="0")
@@ -83,27 +87,28 @@ def main():
         for name, compiler in cc.items():
             exe[name] = f"{work}/coll_bench_{name.replace(' ', '').lower()}"
             subprocess.run([compiler, "-O2", "-o", exe[name], os.path.join(HERE, "coll_bench.c")], check=True, env=env)
-        # One collective at a time, every runtime in turn (their order rotating from round to round): this
-        # machine's 2-rank latency jumps for minutes at a time (docs/coll.md), and runs seconds apart
-        # are compared in the same state far more often than whole-program runs half a minute apart.
+        # One collective and group of sizes at a time, every runtime in turn (their order rotating from
+        # round to round): this machine's 2-rank latency jumps between two states (docs/coll.md), and
+        # runs seconds apart are compared in the same state far more often than runs further apart.
         for rnd in range(rounds):
             for np in nps:
                 runtimes = launchers(tbin, np, args.mca)
                 turn = rnd % len(runtimes)
                 runtimes = runtimes[turn:] + runtimes[:turn]
                 for coll in colls:
-                    for name, launcher, extra in runtimes:
-                        key = (np, name)
-                        if name not in exe or key in failed:
-                            continue
-                        try:
-                            out = run(launcher + [exe[name], "-c", coll] + sizes, dict(env, **extra), args.timeout)
-                        except (RuntimeError, subprocess.TimeoutExpired) as err:
-                            print(f"{name} np {np}: failed: {err}", file=sys.stderr)
-                            failed.add(key)
-                            continue
-                        for (c, size), us in out.items():
-                            results.setdefault((np, name, c, size), {})[rnd] = us
+                    for group in groups:
+                        for name, launcher, extra in runtimes:
+                            key = (np, name)
+                            if name not in exe or key in failed:
+                                continue
+                            try:
+                                out = run(launcher + [exe[name], "-c", coll] + group, dict(env, **extra), args.timeout)
+                            except (RuntimeError, subprocess.TimeoutExpired) as err:
+                                print(f"{name} np {np}: failed: {err}", file=sys.stderr)
+                                failed.add(key)
+                                continue
+                            for (c, size), us in out.items():
+                                results.setdefault((np, name, c, size), {})[rnd] = us
             print(f"round {rnd + 1}/{rounds} done", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
