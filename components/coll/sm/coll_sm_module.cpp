@@ -159,7 +159,7 @@ inline void relax(int pauses)
 
 /* What a reader will read of a slot once its head says so. Fetched between polls, its lines cross
  * between the caches with the head's line instead of after it: 2 ranks, 64-byte alltoall blocks (head
- * and block on two lines), 0.59-0.60 -> 0.50-0.53 us with the VM's cores far apart. */
+ * and block on two lines), 0.56-0.61 -> 0.51-0.54 us with the VM's cores far apart. */
 struct Span {
     const char *from = nullptr;
     std::size_t bytes = 0;
@@ -398,8 +398,8 @@ void give_blocks(State &st, std::uint64_t k, const void *buf, std::size_t per_bl
     SlotHead *mine = st.segment.slot(k, st.rank);
     if (bytes * blocks <= params.max_bytes) { /* else the counts disagree: said by take_block, nothing written */
         /* Of several (an alltoall's), this rank's own block stays out: written with its peer's on one
-         * line, it cost that line another transfer (2 ranks, 64 B: 0.14-0.15 -> 0.10-0.11 us; with the
-         * VM's cores far apart 0.51-0.53 -> 0.33). */
+         * line, it cost that line another transfer (2 ranks, 64 B: 0.14-0.16 -> 0.10-0.12 us; with the
+         * VM's cores far apart 0.50-0.53 -> 0.25-0.33). */
         const std::size_t given = blocks > 1 ? blocks - 1 : blocks;
         const std::size_t first = (static_cast<std::size_t>(st.rank) + 1) % blocks;
         const std::size_t tail = std::min(blocks - first, given), head = given - tail;
