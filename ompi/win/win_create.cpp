@@ -20,7 +20,7 @@ namespace tessera::ompi::native {
 namespace {
 
 /* The collective part of both constructors: the private communicator, every process's size and
- * displacement unit, the registration. `comm` is valid and `info` checked. */
+ * displacement unit, the registration. `parent` is valid and `info` checked; errors are raised on `on`. */
 int create(const char *function, void *base, MPI_Aint size, int disp_unit, const InfoEntries &info, MPI_Comm on,
            Communicator *parent, int flavor, bool owns_memory, MPI_Win *win)
 {

@@ -11,7 +11,9 @@
  * with the epoch, so that a process already in the next epoch cannot have its requests taken for the
  * last one's.
  */
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "frameworks/dte/dte.h"
