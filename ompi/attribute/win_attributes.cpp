@@ -24,12 +24,6 @@ bool predefined_value(Window &w, int keyval, void **value)
     }
 }
 
-bool predefined_key(int keyval)
-{
-    return keyval == MPI_WIN_BASE || keyval == MPI_WIN_SIZE || keyval == MPI_WIN_DISP_UNIT ||
-           keyval == MPI_WIN_CREATE_FLAVOR || keyval == MPI_WIN_MODEL;
-}
-
 int refuse_predefined(const char *function, MPI_Win win, int keyval)
 {
     return raise_on_win(win, MPI_ERR_KEYVAL, function,
@@ -53,10 +47,11 @@ int win_free_keyval(int *win_keyval)
 int win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
     int rc = MPI_SUCCESS;
-    if (win_argument("MPI_Win_set_attr", win, &rc) == nullptr) {
+    Window *w = win_argument("MPI_Win_set_attr", win, &rc);
+    if (w == nullptr) {
         return rc;
     }
-    if (predefined_key(win_keyval)) {
+    if (void *unused = nullptr; predefined_value(*w, win_keyval, &unused)) {
         return refuse_predefined("MPI_Win_set_attr", win, win_keyval);
     }
     std::string error;
@@ -90,10 +85,11 @@ int win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
 int win_delete_attr(MPI_Win win, int win_keyval)
 {
     int rc = MPI_SUCCESS;
-    if (win_argument("MPI_Win_delete_attr", win, &rc) == nullptr) {
+    Window *w = win_argument("MPI_Win_delete_attr", win, &rc);
+    if (w == nullptr) {
         return rc;
     }
-    if (predefined_key(win_keyval)) {
+    if (void *unused = nullptr; predefined_value(*w, win_keyval, &unused)) {
         return refuse_predefined("MPI_Win_delete_attr", win, win_keyval);
     }
     std::string error;

@@ -23,11 +23,8 @@ int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     if (c == nullptr) {
         return rc;
     }
-    if (!errhandler_fits(errhandler, ObjectKind::Comm)) {
-        return raise_on_comm(comm, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler",
-                             errhandler_valid(errhandler) ? "the error handler was made for another kind of object "
-                                                            "(not by MPI_Comm_create_errhandler)"
-                                                          : "invalid error handler in argument 'errhandler'");
+    if (std::string why = errhandler_misfit(errhandler, ObjectKind::Comm); !why.empty()) {
+        return raise_on_comm(comm, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler", why);
     }
     errhandler_assign(&c->errhandler, errhandler);
     return MPI_SUCCESS;

@@ -138,6 +138,21 @@ bool errhandler_fits(MPI_Errhandler h, ObjectKind kind)
     return e != nullptr && e->kind == kind;
 }
 
+std::string errhandler_misfit(MPI_Errhandler h, ObjectKind kind)
+{
+    if (errhandler_fits(h, kind)) {
+        return "";
+    }
+    if (!errhandler_valid(h)) {
+        return "invalid error handler in argument 'errhandler'";
+    }
+    const char *maker = kind == ObjectKind::Win    ? "MPI_Win_create_errhandler"
+                        : kind == ObjectKind::File ? "MPI_File_create_errhandler"
+                        : kind == ObjectKind::Session ? "MPI_Session_create_errhandler"
+                                                      : "MPI_Comm_create_errhandler";
+    return std::string("the error handler was made for another kind of object (not by ") + maker + ")";
+}
+
 void errhandler_retain(MPI_Errhandler h)
 {
     if (Errhandler *e = user_handler(h)) {

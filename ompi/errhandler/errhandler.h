@@ -47,6 +47,8 @@ MPI_Errhandler errhandler_create(ObjectKind kind, void (*fn)());
 bool errhandler_valid(MPI_Errhandler h);
 /* Whether h may be set on an object of `kind`: predefined, or a user handler made for that kind. */
 bool errhandler_fits(MPI_Errhandler h, ObjectKind kind);
+/* "" when errhandler_fits; otherwise why not, for MPI_ERR_ERRHANDLER of MPI_<Kind>_set_errhandler. */
+std::string errhandler_misfit(MPI_Errhandler h, ObjectKind kind);
 /* A reference to a user handler (no-ops for the predefined ones); the last release frees it. */
 void errhandler_retain(MPI_Errhandler h);
 void errhandler_release(MPI_Errhandler h);

@@ -63,11 +63,8 @@ int win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     if (w == nullptr) {
         return rc;
     }
-    if (!errhandler_fits(errhandler, ObjectKind::Win)) {
-        return raise_on_win(win, MPI_ERR_ERRHANDLER, "MPI_Win_set_errhandler",
-                            errhandler_valid(errhandler) ? "the error handler was made for another kind of object "
-                                                           "(not by MPI_Win_create_errhandler)"
-                                                         : "invalid error handler in argument 'errhandler'");
+    if (std::string why = errhandler_misfit(errhandler, ObjectKind::Win); !why.empty()) {
+        return raise_on_win(win, MPI_ERR_ERRHANDLER, "MPI_Win_set_errhandler", why);
     }
     errhandler_assign(&w->errhandler, errhandler);
     return MPI_SUCCESS;
@@ -100,11 +97,8 @@ int file_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     if (int rc = check_file("MPI_File_set_errhandler", file); rc != MPI_SUCCESS) {
         return rc;
     }
-    if (!errhandler_fits(errhandler, ObjectKind::File)) {
-        return file_error("MPI_File_set_errhandler", file, MPI_ERR_ERRHANDLER,
-                          errhandler_valid(errhandler) ? "the error handler was made for another kind of object "
-                                                         "(not by MPI_File_create_errhandler)"
-                                                       : "invalid error handler in argument 'errhandler'");
+    if (std::string why = errhandler_misfit(errhandler, ObjectKind::File); !why.empty()) {
+        return file_error("MPI_File_set_errhandler", file, MPI_ERR_ERRHANDLER, why);
     }
     errhandler_assign(&file_null_errhandler(), errhandler);
     return MPI_SUCCESS;

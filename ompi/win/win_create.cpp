@@ -33,7 +33,6 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
     /* Errors of the window's own traffic are raised on the window, not on the duplicate. */
     errhandler_assign(&dup->errhandler, MPI_ERRORS_RETURN);
     w->comm = comm_handle(dup);
-    w->rank = parent->rank;
     w->size = parent->size;
     w->base = base;
     w->bytes = size;

@@ -13,7 +13,6 @@
  */
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "frameworks/dte/dte.h"
@@ -115,10 +114,9 @@ int serve(Window &w, const std::vector<char> &msg, int source, std::vector<MPI_R
     std::vector<char> data(h.bytes);
     if (h.kind == Kind::Get) {
         target.gather(data.data());
-        reply_data.push_back(std::move(data));
         MPI_Request r = MPI_REQUEST_NULL;
-        std::vector<char> &out = reply_data.back();
-        const int rc = isend(out.data(), static_cast<int>(out.size()), MPI_BYTE, source, kReplyTag, w.comm, &r);
+        const int rc = isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, source, kReplyTag, w.comm, &r);
+        reply_data.push_back(std::move(data)); /* a moved vector keeps its bytes where the send reads them */
         replies.push_back(r);
         return rc;
     }
@@ -231,13 +229,13 @@ int send_request(Operation &op, Kind kind, int target_rank, MPI_Aint target_disp
     h.bytes = op.bytes;
     h.basic = reinterpret_cast<std::uint64_t>(basic != nullptr ? datatype_handle(basic) : MPI_DATATYPE_NULL);
     h.op = reinterpret_cast<std::uint64_t>(reduction != nullptr ? op_handle(reduction) : MPI_OP_NULL);
-    auto msg = std::make_unique<std::vector<char>>(sizeof h + desc.size() * sizeof(mca_dte_elem_t));
-    std::memcpy(msg->data(), &h, sizeof h);
+    std::vector<char> msg(sizeof h + desc.size() * sizeof(mca_dte_elem_t));
+    std::memcpy(msg.data(), &h, sizeof h);
     if (!desc.empty()) {
-        std::memcpy(msg->data() + sizeof h, desc.data(), desc.size() * sizeof(mca_dte_elem_t));
+        std::memcpy(msg.data() + sizeof h, desc.data(), desc.size() * sizeof(mca_dte_elem_t));
     }
     MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = isend(msg->data(), static_cast<int>(msg->size()), MPI_BYTE, target_rank, request_tag(w.epoch), w.comm, &r);
+    const int rc = isend(msg.data(), static_cast<int>(msg.size()), MPI_BYTE, target_rank, request_tag(w.epoch), w.comm, &r);
     w.buffers.push_back(std::move(msg));
     if (rc == MPI_SUCCESS) {
         w.pending.push_back(r);
@@ -350,7 +348,6 @@ int win_fence(int assert, MPI_Win win)
     }
     std::vector<MPI_Request> replies;
     std::vector<std::vector<char>> reply_data;
-    reply_data.reserve(static_cast<std::size_t>(expected)); /* the replies' buffers must not move */
     for (int i = 0; i < expected && rc == MPI_SUCCESS; ++i) {
         MPI_Status status;
         int bytes = 0;

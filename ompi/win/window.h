@@ -13,7 +13,6 @@
 #define TESSERA_OMPI_WIN_WINDOW_H
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,7 +34,6 @@ struct Window {
 
     std::uint64_t mark = kMark;
     MPI_Comm comm = MPI_COMM_NULL; /* private duplicate of the creating communicator: RMA traffic */
-    int rank = 0;
     int size = 0;
     void *base = nullptr;
     MPI_Aint bytes = 0;
@@ -52,7 +50,7 @@ struct Window {
     std::uint32_t epoch = 0;         /* fences so far: tags tell one epoch's requests from the next's */
     std::vector<int> requests_to;    /* requests sent to each target in this epoch */
     std::vector<MPI_Request> pending; /* this process's sends and Get receives of this epoch */
-    std::vector<std::unique_ptr<std::vector<char>>> buffers; /* what those sends send, until the fence */
+    std::vector<std::vector<char>> buffers; /* what those sends send, until the fence (moving keeps the bytes) */
 };
 
 /* The window of a handle, or nullptr for MPI_WIN_NULL and handles that name no window. */

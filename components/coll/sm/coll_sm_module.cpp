@@ -165,13 +165,23 @@ struct Span {
     std::size_t bytes = 0;
 };
 
-inline void fetch(Span span)
+/* The cache lines a Span covers, at most coll_sm_fetch_lines of them: worked out once per wait. */
+struct Lines {
+    static constexpr std::uintptr_t kCacheLine = 64;
+    std::uintptr_t first = 0;
+    std::uintptr_t end = 0;
+
+    explicit Lines(Span span)
+        : first(reinterpret_cast<std::uintptr_t>(span.from) & ~(kCacheLine - 1)),
+          end(std::min(reinterpret_cast<std::uintptr_t>(span.from) + span.bytes,
+                       first + static_cast<std::uintptr_t>(params.fetch_lines) * kCacheLine))
+    {
+    }
+};
+
+inline void fetch(Lines lines)
 {
-    constexpr std::uintptr_t kCacheLine = 64;
-    const auto from = reinterpret_cast<std::uintptr_t>(span.from) & ~(kCacheLine - 1);
-    const std::uintptr_t end = std::min(reinterpret_cast<std::uintptr_t>(span.from) + span.bytes,
-                                        from + static_cast<std::uintptr_t>(params.fetch_lines) * kCacheLine);
-    for (std::uintptr_t at = from; at < end; at += kCacheLine) {
+    for (std::uintptr_t at = lines.first; at < lines.end; at += Lines::kCacheLine) {
         /* Not __builtin_prefetch: with -ffinite-loops (C++ at -O2) GCC 12 deletes a loop of nothing else. */
 #if defined(__x86_64__) || defined(__i386__)
         asm volatile("prefetcht0 %0" ::"m"(*reinterpret_cast<const char *>(at)));
@@ -187,13 +197,14 @@ std::uint64_t await(const std::atomic<std::uint64_t> &seq, std::uint64_t k, Span
     std::uint64_t seen = seq.load(std::memory_order_acquire);
     if (seen < k) {
         const int pauses = params.pauses >= 0 ? params.pauses : pml::oversubscribed ? 0 : 1;
-        pml::wait_until([&seq, &seen, k, pauses, span] {
+        const Lines lines(span);
+        pml::wait_until([&seq, &seen, k, pauses, lines] {
             for (int i = 0; i < params.polls; ++i) {
                 if ((seen = seq.load(std::memory_order_acquire)) >= k) {
                     return true;
                 }
                 relax(pauses);
-                fetch(span);
+                fetch(lines);
             }
             return false;
         });
