@@ -2,7 +2,10 @@
  * coll: collective operations. Layer: ompi (libmpi). Selection: per communicator, by priority — at
  * communicator creation every open component is asked for a module for that communicator with a
  * priority; for each collective the highest-priority module that implements it (non-NULL entry) is
- * used. Components: basic (simple, obviously correct, the reference), tuned (issue 7).
+ * used. Components in the tree: basic (simple, obviously correct, the reference for every collective),
+ * tuned (algorithms chosen by message size and communicator size), sm (small collectives of a
+ * communicator on one host through a shared segment) and neighbor (the neighbourhood collectives of
+ * process topologies); `tessera_info` lists what a build has.
  *
  * The arguments are the MPI layer's own objects (communicator, datatype, op, request), already
  * checked by the bindings: counts are non-negative, roots valid, buffers may be MPI_IN_PLACE where the

@@ -1281,18 +1281,30 @@ class ThunkWriter:
         if m and m.group(1) in TOINT_CLASSES:
             cls = TOINT_CLASSES[m.group(1)]
             info = self.conv.classes[cls]
-            if not info["present"]:
-                return None
-            rt_fn = f"MPI_{m.group(1)}_{'c2f' if m.group(2) == 'toint' else 'f2c'}"
+            to = m.group(2) == "toint"
+            rt_fn = f"MPI_{m.group(1)}_{'c2f' if to else 'f2c'}"
             x = f.args[0].name
+            if not info["present"]:  # only the predefined handles of a class the runtime lacks exist
+                body = ([f"    return handle_ints::predefined({x}) ? static_cast<int>(reinterpret_cast<uintptr_t>({x})) : -1;"]
+                        if to else [f"    return handle_ints::predefined_from_int({x}, {null_handle(self.api, cls)});"])
+                return [f"static {f.prototype('t_' + slot)}", "{"] + body + ["}", ""]
+            # Predefined handles are their own ABI values, whatever the runtime; a created object's
+            # integer is the runtime's own, moved past them (ompi/runtime/handle_int_blocks.h).
+            if to:
+                rt_int = f"h_a2r_{cls}({x})"
+                body = [f"    if (handle_ints::predefined({x})) return static_cast<int>(reinterpret_cast<uintptr_t>({x}));"]
+            else:
+                rt_int = f"handle_ints::to_runtime_int({x})"
+                body = [f"    if ({x} >= 0 && static_cast<uint32_t>({x}) < handle_ints::kFirstCreated)",
+                        f"        return handle_ints::predefined_from_int({x}, {null_handle(self.api, cls)});"]
             if self.facts.funcs.get(rt_fn):
-                call = f"fn.{rt_fn[4:]}({f'h_a2r_{cls}({x})' if m.group(2) == 'toint' else x})"
-                body = ["    tessera_translator_enter();", f"    const auto rv_ = {call};", "    tessera_translator_leave();",
-                        "    return rv_;" if m.group(2) == "toint" else f"    return h_r2a_{cls}(rv_);"]
+                body += ["    tessera_translator_enter();", f"    const auto rv_ = fn.{rt_fn[4:]}({rt_int});",
+                         "    tessera_translator_leave();"]
             elif info["repr"] == "int":  # an MPICH handle is its own Fortran integer
-                body = [f"    return h_a2r_{cls}({x});" if m.group(2) == "toint" else f"    return h_r2a_{cls}({x});"]
+                body += [f"    const auto rv_ = {rt_int};"]
             else:
                 return None
+            body += ["    return handle_ints::from_runtime_int(rv_);" if to else f"    return h_r2a_{cls}(rv_);"]
             return [f"static {f.prototype('t_' + slot)}", "{"] + body + ["}", ""]
         return None
 
@@ -1534,7 +1546,7 @@ class ThunkWriter:
              f'#include "translator_{rt}_facts.h"', "",
              "#include <dlfcn.h>", "", "#include <algorithm>", "#include <atomic>", "#include <cstdio>",
              "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>", "#include <utility>",
-             "#include <vector>", "", '#include "translator_kept_arrays.h"', "",
+             "#include <vector>", "", '#include "ompi/runtime/handle_int_blocks.h"', '#include "translator_kept_arrays.h"', "",
              f"namespace {ns} {{", "",
              f"size_t array_stack_max = 256;", "RuntimeSymbols g_sym;", f"void *g_predef_ptr[{PREDEFINED_LIMIT}];",
              "uintptr_t g_predef_lo, g_predef_span;", "const uint16_t *g_predef_index;", "",

@@ -11,6 +11,7 @@
 #include "mca/report.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/errhandler/error_classes.h"
 #include "ompi/group/group.h"
 #include "ompi/runtime/translator_bootstrap.h"
 
@@ -31,9 +32,8 @@ bool native_selected()
 /* A runtime translator has no native objects to raise on: the runtime's error handler of the
  * communicator decides, called through the table (application-side handle). Our message goes first
  * when that handler ends the job, since the runtime's own would not name the function. */
-int raise_through_runtime(int kind, const void *object, const std::string &text)
+int raise_through_runtime(int kind, const void *object, int code, const std::string &text)
 {
-    const int code = MPI_ERR_UNSUPPORTED_OPERATION;
     const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;
     const tessera_mpi_dispatch_t &fallback = tessera_mpi_unsupported_fallbacks;
     /* Without the runtime's three functions there is no handler to call (and calling a fallback would
@@ -87,6 +87,10 @@ void tessera_mpi_bootstrap(void)
 
 int tessera_mpi_raise(int kind, const void *object, int code, const char *function, const char *detail)
 {
+    if (translator_ready && !native_selected()) {
+        return raise_through_runtime(kind, object, code,
+                                     std::string(function) + ": " + tessera::ompi::error_name(code) + ": " + detail);
+    }
     return tessera::ompi::raise_error(static_cast<ObjectKind>(kind), object, code, function, detail);
 }
 
@@ -104,7 +108,7 @@ int tessera_mpi_unsupported(const char *name, int kind, const void *object)
         return tessera::ompi::raise_error(static_cast<ObjectKind>(kind), object, MPI_ERR_UNSUPPORTED_OPERATION, name,
                                           std::string(name) + " is not implemented yet by Tessera's native engine");
     }
-    return raise_through_runtime(kind, object,
+    return raise_through_runtime(kind, object, MPI_ERR_UNSUPPORTED_OPERATION,
                                  std::string(name) + ": MPI_ERR_UNSUPPORTED_OPERATION: " + name +
                                      " is not provided by " + mca_translator_base_runtime_name());
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "frameworks/translator/base/base.h"
+#include "ompi/runtime/abi_functions.h"
 #include "tessera_mpi_dispatch.h"
 
 namespace tessera::ompi {
@@ -28,6 +29,8 @@ TranslatorCoverage translator_coverage()
     if (rc != TESSERA_SUCCESS) {
         c.error = "translator " + c.component + " could not fill the table: " + tessera_strerror(rc);
         table = tessera_mpi_unsupported_fallbacks;
+    } else {
+        install_abi_functions(&table);
     }
     /* After the fill: a module may describe its runtime only once it has loaded it. */
     c.runtime = module->translator_runtime != nullptr ? module->translator_runtime : c.component;

@@ -37,6 +37,29 @@ void native_fill(tessera_mpi_dispatch_t *t)
     t->Pcontrol = native::pcontrol;
     t->Alloc_mem = native::alloc_mem;
     t->Free_mem = native::free_mem;
+    /* Integer forms of handles */
+    t->Comm_toint = native::comm_toint;
+    t->Comm_fromint = native::comm_fromint;
+    t->Group_toint = native::group_toint;
+    t->Group_fromint = native::group_fromint;
+    t->Win_toint = native::win_toint;
+    t->Win_fromint = native::win_fromint;
+    t->File_toint = native::file_toint;
+    t->File_fromint = native::file_fromint;
+    t->Session_toint = native::session_toint;
+    t->Session_fromint = native::session_fromint;
+    t->Message_toint = native::message_toint;
+    t->Message_fromint = native::message_fromint;
+    t->Info_toint = native::info_toint;
+    t->Info_fromint = native::info_fromint;
+    t->Errhandler_toint = native::errhandler_toint;
+    t->Errhandler_fromint = native::errhandler_fromint;
+    t->Request_toint = native::request_toint;
+    t->Request_fromint = native::request_fromint;
+    t->Type_toint = native::type_toint;
+    t->Type_fromint = native::type_fromint;
+    t->Op_toint = native::op_toint;
+    t->Op_fromint = native::op_fromint;
     /* Communicators */
     t->Comm_rank = native::comm_rank;
     t->Comm_size = native::comm_size;

@@ -36,6 +36,29 @@ int free_mem(void *base);
 int comm_rank(MPI_Comm comm, int *rank);
 int comm_size(MPI_Comm comm, int *size);
 int comm_get_parent(MPI_Comm *parent);
+/* ompi/runtime/handle_ints.cpp */
+int comm_toint(MPI_Comm handle);
+MPI_Comm comm_fromint(int handle);
+int group_toint(MPI_Group handle);
+MPI_Group group_fromint(int handle);
+int win_toint(MPI_Win handle);
+MPI_Win win_fromint(int handle);
+int file_toint(MPI_File handle);
+MPI_File file_fromint(int handle);
+int session_toint(MPI_Session handle);
+MPI_Session session_fromint(int handle);
+int message_toint(MPI_Message handle);
+MPI_Message message_fromint(int handle);
+int info_toint(MPI_Info handle);
+MPI_Info info_fromint(int handle);
+int errhandler_toint(MPI_Errhandler handle);
+MPI_Errhandler errhandler_fromint(int handle);
+int request_toint(MPI_Request handle);
+MPI_Request request_fromint(int handle);
+int type_toint(MPI_Datatype handle);
+MPI_Datatype type_fromint(int handle);
+int op_toint(MPI_Op handle);
+MPI_Op op_fromint(int handle);
 /* error handling: ompi/errhandler/errhandler_functions.h */
 
 } // namespace tessera::ompi::native

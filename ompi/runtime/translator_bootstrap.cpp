@@ -7,6 +7,7 @@
 #include "mca/framework.h"
 #include "mca/report.h"
 #include "mca/var_store.h"
+#include "ompi/runtime/abi_functions.h"
 #include "ompi/runtime/launcher_settings.h"
 #include "ompi/runtime/runtime.h"
 
@@ -60,6 +61,7 @@ int bootstrap_translator(tessera_mpi_dispatch_t *table, size_t *filled)
                                               " could not fill the MPI dispatch table: " + tessera_strerror(rc));
         return rc;
     }
+    install_abi_functions(table);
     if (filled != nullptr) {
         *filled = count;
     }

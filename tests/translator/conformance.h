@@ -8,6 +8,7 @@
 #include "../mpi/check_report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int conformance_failures;
 static int conformance_checks;
@@ -22,6 +23,15 @@ static int conformance_checks;
             ++conformance_failures;                                                                        \
         }                                                                                                  \
     } while (0)
+
+/* Whether the MPI library underneath names itself `name` ("Open MPI", "MPICH"). */
+static inline int runtime_is(const char *name)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, name) != NULL;
+}
 
 /* Prints the verdict of this rank (with the runtime's name, so a log says what was tested) and returns
  * the exit status. */

@@ -9,14 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int runtime_is_open_mpi(void)
-{
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, "Open MPI") != NULL;
-}
-
 int main(int argc, char **argv)
 {
     int rank = 0, size = 0;
@@ -53,7 +45,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Datatype huge = MPI_DATATYPE_NULL;
     const int rc = MPI_Type_contiguous_c((MPI_Count)INT_MAX + 2, MPI_BYTE, &huge);
-    if (runtime_is_open_mpi()) {
+    if (runtime_is("Open MPI")) {
         int cls = -1;
         MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_COUNT, "a count beyond INT_MAX over Open MPI is MPI_ERR_COUNT (got %d)", rc);

@@ -7,7 +7,7 @@ extern "C" {
 mca_base_framework_t mca_coll_base_framework = {
     .layer = "ompi",
     .name = "coll",
-    .description = "Collective operations, chosen per communicator by priority (basic, tuned)",
+    .description = "Collective operations, chosen per communicator and per collective by priority",
     .version = MCA_COLL_BASE_VERSION,
     .kind = MCA_FRAMEWORK_PER_OBJECT,
     .component_struct_size = sizeof(mca_coll_base_component_t),
