@@ -7,6 +7,7 @@
 #include "frameworks/translator/base/base.h"
 #include "ompi/coll/coll_schedule.h"
 #include "ompi/communicator/comm_context.h"
+#include "ompi/op/op.h"
 #include "ompi/pml/pml_engine.h"
 #include "orte/orte_frameworks.h"
 
@@ -28,6 +29,9 @@ int register_frameworks()
         result = rc;
     }
     if (int rc = coll::register_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
+        result = rc;
+    }
+    if (int rc = register_op_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
         result = rc;
     }
     for (mca_base_framework_t *fw : frameworks()) {

@@ -6,6 +6,7 @@
 #include <climits>
 #include <vector>
 
+#include "mca/var.h"
 #include "ompi/datatype/convertor.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/op/op_kernels.h"
@@ -59,6 +60,17 @@ bool is_predefined(const Op *op)
 {
     const auto &ops = predefined().ops;
     return op >= ops.data() && op < ops.data() + ops.size();
+}
+
+/* mpi_strict_ops: MPI-4.1 6.9.2 lists MPI_SIGNED_CHAR and MPI_UNSIGNED_CHAR, not MPI_CHAR, among the
+ * types arithmetic ops take; off, MPI_CHAR is reduced as the platform's char, as the anchors do. */
+bool strict_ops = false;
+
+/* Whether `basic` is refused only because mpi_strict_ops is on. */
+bool refused_as_strict(const Op *op, const Datatype *basic)
+{
+    return strict_ops && basic != nullptr && datatype_handle(basic) == MPI_CHAR && op->kind != OpKind::User &&
+           op->kind != OpKind::Replace && op->kind != OpKind::NoOp;
 }
 
 std::string type_label(const Datatype *type)
@@ -204,7 +216,8 @@ bool op_defined_on(const Op *op, const Datatype *type)
         return true;
     }
     const Datatype *basic = nullptr;
-    return single_basic(type, &basic) && (basic == nullptr || op_kernel(op->kind, basic) != nullptr);
+    return single_basic(type, &basic) &&
+           (basic == nullptr || (op_kernel(op->kind, basic) != nullptr && !refused_as_strict(op, basic)));
 }
 
 std::string op_check(const Op *op, const Datatype *type)
@@ -221,6 +234,11 @@ std::string op_check(const Op *op, const Datatype *type)
     std::string what = basic->name;
     if (basic != type) {
         what += " (the elements of " + type_label(type) + ")";
+    }
+    if (refused_as_strict(op, basic)) {
+        return std::string(op->name) + " is not defined for " + what +
+               " under mpi_strict_ops (the standard reduces characters as numbers only as MPI_SIGNED_CHAR or "
+               "MPI_UNSIGNED_CHAR): use one of those, or set mpi_strict_ops to 0";
     }
     return std::string(op->name) + " is not defined for " + what + ": it takes " + op_classes(op->kind);
 }
@@ -246,6 +264,18 @@ void op_reduce(const Op *op, const void *in, void *inout, std::size_t count, con
     } else {
         reduce_derived(kernel, *basic, in, inout, count, *type);
     }
+}
+
+int register_op_params()
+{
+    strict_ops = false;
+    const int rc = mca_var_register("mpi", "", "strict_ops",
+                                    "Whether predefined reduction ops refuse MPI_CHAR, as the letter of the standard "
+                                    "does (MPI_SIGNED_CHAR and MPI_UNSIGNED_CHAR are its integer character types); "
+                                    "off, MPI_CHAR is reduced as this platform's char, as Open MPI and MPICH do",
+                                    MCA_VAR_TYPE_BOOL, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                                    &strict_ops);
+    return rc < 0 ? rc : 0;
 }
 
 } // namespace tessera::ompi

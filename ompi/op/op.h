@@ -61,6 +61,9 @@ bool single_basic(const Datatype *type, const Datatype **out);
 /* The same question without the words: whether op_check would say "". */
 bool op_defined_on(const Op *op, const Datatype *type);
 
+/* Registers mpi_strict_ops: whether predefined ops refuse MPI_CHAR, as the letter of the standard does. */
+int register_op_params();
+
 /* inout[i] = in[i] op inout[i] for `count` elements of `type` (op_check has passed). A derived type
  * is reduced element by element along its type map; a user function gets the type's handle. */
 void op_reduce(const Op *op, const void *in, void *inout, std::size_t count, const Datatype *type);

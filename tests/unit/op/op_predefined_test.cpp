@@ -249,6 +249,9 @@ TEST(OpPredefined, EveryOpOnEveryPredefinedTypeMatchesTheReferenceOrIsRefused)
     r.integer<unsigned long long>(MPI_UNSIGNED_LONG_LONG, Cls::CInteger);
     r.integer<signed char>(MPI_SIGNED_CHAR, Cls::CInteger);
     r.integer<unsigned char>(MPI_UNSIGNED_CHAR, Cls::CInteger);
+    /* Not a C integer type by the standard's lists; reduced as the platform's char, as Open MPI and
+     * MPICH do (mpi_strict_ops, off by default, refuses it). */
+    r.integer<char>(MPI_CHAR, Cls::CInteger);
     r.integer<std::int8_t>(MPI_INT8_T, Cls::CInteger);
     r.integer<std::uint8_t>(MPI_UINT8_T, Cls::CInteger);
     r.integer<std::int16_t>(MPI_INT16_T, Cls::CInteger);
@@ -325,8 +328,7 @@ TEST(OpPredefined, EveryOpOnEveryPredefinedTypeMatchesTheReferenceOrIsRefused)
     r.pair<float, float>(MPI_2REAL);
     r.pair<double, double>(MPI_2DOUBLE_PRECISION);
     r.pair<std::int32_t, std::int32_t>(MPI_2INTEGER);
-    /* Characters and packed bytes: no reduction at all */
-    r.none<char>(MPI_CHAR);
+    /* Other characters and packed bytes: no reduction at all */
     r.none<wchar_t>(MPI_WCHAR);
     r.none<char>(MPI_CHARACTER);
     r.none<char>(MPI_PACKED);
