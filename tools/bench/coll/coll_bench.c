@@ -2,10 +2,11 @@
  * 8 B to 4 MiB). Plain MPI C, built against Tessera, Open MPI and MPICH by coll_bench.py. Prints
  * "<collective> <bytes> <microseconds>" lines from rank 0: the time of one operation, the slowest
  * rank's average over a loop of at least ~50 ms, best of 3 repetitions. Sizes are per process for
- * bcast (the message), allreduce (the vector, of doubles) and alltoall (each block sent to one peer);
- * barrier runs once, with size 0.
+ * bcast (the message), allreduce (the vector, of doubles, or of chars with -t char: MPI_CHAR with
+ * MPI_SUM, as widely used benchmark suites reduce by default) and alltoall (each block sent to one
+ * peer); barrier runs once, with size 0.
  *
- * usage: coll_bench [-c barrier,bcast,allreduce,alltoall] [size...] */
+ * usage: coll_bench [-c barrier,bcast,allreduce,alltoall] [-t double|char] [size...] */
 #include <mpi.h>
 
 #include <stdio.h>
@@ -16,6 +17,8 @@ enum { BARRIER, BCAST, ALLREDUCE, ALLTOALL, NCOLL };
 static const char *names[NCOLL] = {"barrier", "bcast", "allreduce", "alltoall"};
 
 static char *sbuf, *rbuf;
+static MPI_Datatype reduce_type; /* MPI_DOUBLE or MPI_CHAR */
+static size_t reduce_size;
 
 static void one(int coll, size_t bytes, int nprocs, int iter)
 {
@@ -27,7 +30,7 @@ static void one(int coll, size_t bytes, int nprocs, int iter)
         MPI_Bcast(sbuf, (int)bytes, MPI_BYTE, iter % nprocs, MPI_COMM_WORLD);
         break;
     case ALLREDUCE:
-        MPI_Allreduce(sbuf, rbuf, (int)(bytes / sizeof(double)), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(sbuf, rbuf, (int)(bytes / reduce_size), reduce_type, MPI_SUM, MPI_COMM_WORLD);
         break;
     case ALLTOALL:
         MPI_Alltoall(sbuf, (int)bytes, MPI_BYTE, rbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
@@ -54,10 +57,21 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     int first_size = 1;
-    if (argc > 2 && strcmp(argv[1], "-c") == 0) {
-        for (int c = 0; c < NCOLL; ++c)
-            enabled[c] = strstr(argv[2], names[c]) != NULL;
-        first_size = 3;
+    reduce_type = MPI_DOUBLE;
+    reduce_size = sizeof(double);
+    while (first_size + 1 < argc && argv[first_size][0] == '-') {
+        if (strcmp(argv[first_size], "-c") == 0) {
+            for (int c = 0; c < NCOLL; ++c)
+                enabled[c] = strstr(argv[first_size + 1], names[c]) != NULL;
+        } else if (strcmp(argv[first_size], "-t") == 0 && strcmp(argv[first_size + 1], "char") == 0) {
+            reduce_type = MPI_CHAR;
+            reduce_size = 1;
+        } else if (!(strcmp(argv[first_size], "-t") == 0 && strcmp(argv[first_size + 1], "double") == 0)) {
+            if (rank == 0)
+                fprintf(stderr, "coll_bench: unknown option %s %s\n", argv[first_size], argv[first_size + 1]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        first_size += 2;
     }
     size_t sizes[64];
     int nsizes = 0;
@@ -85,7 +99,7 @@ int main(int argc, char **argv)
             const size_t bytes = c == BARRIER ? 0 : sizes[s];
             if (c == BARRIER && s > 0)
                 break;
-            if (c == ALLREDUCE && bytes < sizeof(double))
+            if (c == ALLREDUCE && bytes < reduce_size)
                 continue;
             for (int w = 0; w < 3; ++w)
                 one(c, bytes, nprocs, w); /* warm-up: connections, buffers, algorithm state */
