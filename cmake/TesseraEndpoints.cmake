@@ -1,4 +1,4 @@
-# Compile-time endpoint slots (the 2013 proc_endpoint RFC, ../shared/seeds/rfc-proc-endpoint-slots.txt).
+# Compile-time endpoint slots (docs/architecture.md, "Processes and endpoints").
 #
 #   tessera_endpoint_tag(<NAME>)   claim slot TESSERA_ENDPOINT_TAG_<NAME>; components that name the same
 #                                  tag share it (e.g. a btl and a coll component of one network).

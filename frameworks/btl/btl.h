@@ -5,7 +5,7 @@
  * A module moves fragments — a header chosen by the layer above plus payload bytes, at most
  * btl_max_send_size in all — to the processes it reaches, and hands each arriving fragment to the
  * receive callback registered for the fragment's tag (active messages: the upper layer says what a
- * tag means, the btl only carries it). The upper layer (pml, issue 5) decides what goes where from the
+ * tag means, the btl only carries it). The upper layer (pml) decides what goes where from the
  * numbers a module publishes — eager limit, max send size, exclusivity, latency, bandwidth — never
  * from its name. The base (base/base.h) keeps, per peer, the set of modules that reach it in
  * proc->proc_endpoint[TESSERA_ENDPOINT_TAG_BTL], and schedules fragments of large messages over them.

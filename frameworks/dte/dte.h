@@ -2,7 +2,7 @@
  * dte: datatype engine. Layer: ompi (libmpi). Selection: per type — the components stay open and, at
  * MPI_Type_commit, each one is offered the type; the plan with the highest priority serves it
  * (`--mca dte interp` or `jit` restricts the offer). Components: interp (an optimizing interpreter),
- * jit (LLVM ORC, issue 6).
+ * jit (LLVM ORC).
  *
  * ompi/datatype keeps the type tree as constructed; what a component sees is its normalized loop
  * description (mca_dte_type_desc_t), so that every engine starts from the same facts. A plan packs and

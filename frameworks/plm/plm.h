@@ -3,7 +3,7 @@
  * component whose query accepts becomes the job's launcher.
  *
  * A launcher starts the processes of a job (mpirun's ranks), reports how each one ended, signals them
- * and tears them down. `fork` starts local processes; `ssh` (issue 3) starts the same process specs on
+ * and tears them down. `fork` starts local processes; `ssh` starts the same process specs on
  * other hosts by prefixing its agent command, and implements this same module. The caller (mpirun) owns
  * the event loop: it reads the children's output pipes and polls or waits for exits through the module.
  *

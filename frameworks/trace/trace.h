@@ -3,10 +3,10 @@
  * run only when the `trace` parameter names them (`--mca trace otf2,monitor`); with it unset no
  * module exists and each event costs the binding one predictable branch (base/base.h).
  *
- * The generated bindings (issue 3) report every point-to-point and collective event, under the native
+ * The generated bindings report every point-to-point and collective event, under the native
  * engine and under every translator, so that a module sees the application's view: communicator-local
  * ranks, application tags, message sizes in bytes. The events follow OTF2's MPI records (see
- * ../shared/seeds/otf2-message-matching.txt): a module can write them as they come or aggregate them.
+ * docs/trace-tool.md for how sends and receives are matched): a module can write them as they come or aggregate them.
  * Events for MPI_PROC_NULL are not reported (no message exists). Hooks may be called from several
  * threads at once (MPI_THREAD_MULTIPLE) and must be cheap: they run on the application's call path.
  *

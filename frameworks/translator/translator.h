@@ -5,9 +5,9 @@
  * component's query says how sure it is — a runtime component that sees its own launcher's
  * environment (mpirun.openmpi, hydra) answers with a high priority, one whose runtime library is
  * absent declines, and `native` (our own engine) accepts with a middle priority. Components: native,
- * ompi, mpich (issue 4).
+ * ompi, mpich.
  *
- * The chosen module fills the dispatch table generated from the API description (issue 3): one entry
+ * The chosen module fills the dispatch table generated from the API description: one entry
  * per function of the standard ABI, in the generator's order, each pointing to the native
  * implementation or to a thunk that converts arguments to the runtime's ABI, calls it and converts
  * results back. The table's layout is identified by a string the generator derives from the API

@@ -1,7 +1,7 @@
 /*
  * Moving typed data to and from its packed form, one byte range at a time: a transport cuts a message
  * wherever its fragments end, so packing and unpacking resume at any offset of the packed stream.
- * Issue 6 puts the dte framework's plans (interpreter, JIT) behind these two calls.
+ * Behind these two calls are the dte framework's plans (interpreter, JIT).
  */
 #ifndef TESSERA_OMPI_DATATYPE_CONVERTOR_H
 #define TESSERA_OMPI_DATATYPE_CONVERTOR_H

@@ -1,7 +1,6 @@
 /*
  * Groups (MPI-4.1 7.3): an ordered set of processes. A member is the process's proc (the same
- * tessera_proc_t* the communicators hold by rank), so that a communicator made from a group (issue 7,
- * communicator creation) copies the group's members as its procs, and two groups of different
+ * tessera_proc_t* the communicators hold by rank), so that a communicator made from a group copies the group's members as its procs, and two groups of different
  * communicators compare by process, not by rank.
  *
  * Handles: MPI_GROUP_EMPTY is a predefined object found by value (0x109), MPI_GROUP_NULL (0x108) names

@@ -1,6 +1,5 @@
 /*
- * Endpoint tags handed out at run time (issue 2 point 5; the 2013 proc_endpoint RFC,
- * ../shared/seeds/rfc-proc-endpoint-slots.txt).
+ * Endpoint tags handed out at run time (docs/architecture.md, "Processes and endpoints").
  *
  * Built-in components claim a compile-time tag with tessera_endpoint_tag(<NAME>) in their CMakeLists
  * and index proc_endpoint[TESSERA_ENDPOINT_TAG_<NAME>] directly. A component loaded from a DSO cannot

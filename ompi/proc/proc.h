@@ -1,6 +1,6 @@
 /*
- * The proc record: one per peer process, with its endpoint slots (issue 2 point 5; the 2013
- * proc_endpoint RFC, ../shared/seeds/rfc-proc-endpoint-slots.txt). Plain C: components of every
+ * The proc record: one per peer process, with its endpoint slots (docs/architecture.md, "Processes
+ * and endpoints": the dynamic slot Open MPI's 2013 proc_endpoint proposal described). Plain C: components of every
  * framework, built in or loaded from a DSO, read it.
  *
  * proc_endpoint[] has one slot per compile-time tag (claimed in CMake with tessera_endpoint_tag(NAME),

@@ -63,7 +63,7 @@ extern "C" {
 
 /*
  * The first MPI call of the process (MPI_Init, or one allowed before it such as MPI_Get_version)
- * presets every entry with its fallback and lets the selected translator fill the table (issue 4).
+ * presets every entry with its fallback and lets the selected translator fill the table.
  * The table is filled aside and published entry by entry with atomic stores: a thread calling
  * meanwhile reads either its boot entry, which waits here in call_once, or the final entry — never a
  * fallback the translator was about to replace.

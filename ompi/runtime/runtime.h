@@ -26,7 +26,7 @@ enum class Phase { NotInitialized, Initializing, Initialized, Finalized };
  * The highest thread level the engine supports: MPI_THREAD_SERIALIZED. The life-cycle calls keep no
  * per-thread state, so any thread may call as long as the application serializes the calls; nothing
  * is locked yet, so concurrent calls (MPI_THREAD_MULTIPLE) are not safe and not offered. The
- * point-to-point engine (issue 5) decides whether that changes.
+ * point-to-point engine decides whether that changes.
  */
 int max_thread_level();
 

@@ -1,4 +1,4 @@
-/* The first MPI call of the process: which translator serves it (issue 4, design decision 1). */
+/* The first MPI call of the process: which translator serves it (docs/translator.md). */
 #ifndef TESSERA_OMPI_RUNTIME_TRANSLATOR_BOOTSTRAP_H
 #define TESSERA_OMPI_RUNTIME_TRANSLATOR_BOOTSTRAP_H
 

@@ -1,5 +1,5 @@
 /*
- * Delegation (issue 4, design decision 8): with `translator` set to ompi or mpich, the ranks are served
+ * Delegation: with `translator` set to ompi or mpich, the ranks are served
  * by that runtime, which must also start them — Open MPI's ranks need its mpirun as their PMIx server,
  * MPICH's need hydra's PMI. mpirun then does not launch the job itself: it replaces itself (exec) with
  * the runtime's launcher, giving it the program, -np, the hosts, the user's -x variables, its own

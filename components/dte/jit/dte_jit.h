@@ -1,5 +1,5 @@
 /*
- * dte jit: the LLVM engine's internals (issue 6). A committed type gets a plan at once that packs through
+ * dte jit: the LLVM engine's internals. A committed type gets a plan at once that packs through
  * the shared interpreter program (frameworks/dte/base/dte_base_program.h); its description is compiled
  * in a background thread into native pack/unpack functions of whole elements, which the plan switches to
  * when they are published. Compiled code is cached by type signature and shared by equal types.

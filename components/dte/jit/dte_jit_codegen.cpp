@@ -7,8 +7,8 @@
  * Every LOOP and every BLOCKS of more than one block becomes a counted loop with its trip count,
  * strides and block length as constants, and every address is affine in the loop counters (base +
  * counter * stride), so that scalar evolution sees the whole access pattern and the loop vectorizer can
- * turn strided small blocks into vector loads, shuffles and stores (the approach of libpack,
- * docs/../shared/seeds/libpack-readme.txt, with our normalized description as input).
+ * turn strided small blocks into vector loads, shuffles and stores (libpack's approach, with our
+ * normalized description as input: docs/dte.md).
  */
 #include <algorithm>
 #include <cstring>

@@ -8,7 +8,7 @@
  * pointers in the type's cache entry.
  *
  * Optimization (dte_jit_opt): "fast" is the O3 pipeline with loop unrolling and interleaving off —
- * the vectorizer still runs, and a type compiles in ~6 ms instead of ~38 ms (docs/BENCHMARKING.md);
+ * the vectorizer still runs, and a type compiles several times faster (docs/dte.md);
  * "full" is O3; "none" skips the IR pipeline.
  */
 #include <cstdio>

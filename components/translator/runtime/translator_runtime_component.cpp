@@ -4,7 +4,7 @@
  * component with the runtime's facts given as definitions by tessera_add_runtime_translator()
  * (runtime/TranslatorRuntime.cmake): TRANSLATOR_RT (the component name as a token), TRANSLATOR_RT_DISPLAY,
  * TRANSLATOR_RT_LIBRARY, TRANSLATOR_RT_LIBRARY_HELP, TRANSLATOR_RT_LAUNCHER and TRANSLATOR_RT_FACTS.
- * Registration, query (issue 4, design decision 1), and the fill of the dispatch table with the thunks
+ * Registration, query (chosen by name or by the launcher in the environment: docs/translator.md), and the fill of the dispatch table with the thunks
  * generated from the API description and the runtime's own mpi.h (translator_<rt>_thunks.cpp).
  *
  * The library is dlopen'ed RTLD_NOW | RTLD_LOCAL and reached only through dlsym (decision 2): this DSO

@@ -1,8 +1,8 @@
 /*
  * btl base: the framework declaration, the selected modules, and per peer the set of modules that
  * reach it (the "endpoint set", stored in proc->proc_endpoint[TESSERA_ENDPOINT_TAG_BTL]) with the
- * schedule that stripes a large message's fragments over them (ARCHITECTURE.md, "The path of a
- * message").
+ * schedule that stripes a large message's fragments over them (docs/architecture.md, "The path of
+ * a message").
  */
 #ifndef TESSERA_FRAMEWORKS_BTL_BASE_BASE_H
 #define TESSERA_FRAMEWORKS_BTL_BASE_BASE_H

@@ -1,4 +1,4 @@
-/* dte base: the framework declaration. Plan selection per type arrives with ompi/datatype (issue 6). */
+/* dte base: the framework declaration. Plan selection per type arrives with ompi/datatype. */
 #ifndef TESSERA_FRAMEWORKS_DTE_BASE_BASE_H
 #define TESSERA_FRAMEWORKS_DTE_BASE_BASE_H
 

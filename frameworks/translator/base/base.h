@@ -53,7 +53,7 @@ int mca_translator_base_decline(const char *component, const char *reason);
 /* The reason recorded for `component`, or NULL. The string lives until the next decline of it. */
 const char *mca_translator_base_decline_reason(const char *component);
 
-/* Which launcher started this process, read from its environment (decision 1 of issue 4). */
+/* Which launcher started this process, read from its environment (docs/translator.md). */
 typedef enum mca_translator_base_launcher {
     MCA_TRANSLATOR_LAUNCHER_NONE = 0, /* singleton, or our own mpirun */
     MCA_TRANSLATOR_LAUNCHER_OPENMPI,  /* Open MPI's mpirun / prterun: OMPI_COMM_WORLD_SIZE or PMIX_RANK */

@@ -1,5 +1,5 @@
 /*
- * translator base: the per-thread "inside the runtime" depth (design decision 6 of issue 4). Plain C,
+ * translator base: the per-thread "inside the runtime" depth (docs/translator.md). Plain C,
  * because the generated bindings (mpi_bindings.c, through tessera_mpi_dispatch.h) read it on every call.
  *
  * A thunk raises the depth around its call into the runtime's library; while it is raised, an MPI call

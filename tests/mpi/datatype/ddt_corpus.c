@@ -1,6 +1,6 @@
 /*
  * The datatype corpus (tests/data/ddt-corpus, real application types in libpack's notation) on the
- * native engine (issue 6): every type of the files given parses, builds through the MPI constructors,
+ * native engine: every type of the files given parses, builds through the MPI constructors,
  * commits, has the size and bounds the MPI rules give (the parser's own model), packs to the bytes of
  * its type map (the parser's walk, independent of the library) and round-trips; then it goes around
  * the ring of ranks (ddt_ring.h) and arrives identical. Plain MPI C.

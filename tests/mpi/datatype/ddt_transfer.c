@@ -1,5 +1,5 @@
 /*
- * Derived datatypes between ranks (issue 6): every rank sends a ring of messages of derived types to
+ * Derived datatypes between ranks: every rank sends a ring of messages of derived types to
  * the next rank and receives from the previous one, with the type on both sides, then as MPI_BYTE on
  * the receiving side against MPI_Pack's bytes. Large counts make rendezvous messages that the
  * transports cut and stripe at arbitrary offsets. Also: a type freed while its send is in flight,

@@ -1,5 +1,5 @@
 /*
- * LLVM is mapped only when a derived type is committed under the jit engine (issue 6): MPI_Init and
+ * LLVM is mapped only when a derived type is committed under the jit engine: MPI_Init and
  * point-to-point traffic of predefined types must not load it, the first committed vector must.
  * Run with `--mca dte jit`; the argument "absent" checks that it never loads (--mca dte interp).
  */

@@ -35,7 +35,7 @@ static inline long first_bad(const unsigned char *buf, size_t n, unsigned long m
     return -1;
 }
 
-/* A barrier from point-to-point calls (collectives come with issue 7). */
+/* A barrier from point-to-point calls (the p2p tests do not depend on the collectives). */
 static inline void p2p_barrier(void)
 {
     int rank, size, token = 0;

@@ -1,7 +1,7 @@
 // btl tcp micro-benchmark: 8-byte fragment ping-pong against a raw TCP socket ping-pong in the same
 // program (both spinning on non-blocking reads, one rank per core), and 4 MiB streaming over
-// btl_tcp_links 1 and 2, in alternating rounds (BENCHMARKING.md). Prints medians, spreads and the
-// ratios of issue 5's targets.
+// btl_tcp_links 1 and 2, in alternating rounds. Prints medians, spreads and the ratios against the
+// targets of docs/btl-tcp.md.
 // Usage: btl_tcp_pingpong [--rounds N] [--iterations N] [--messages N] [--mca name value]...
 #include <arpa/inet.h>
 #include <netinet/tcp.h>

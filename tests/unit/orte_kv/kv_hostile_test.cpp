@@ -1,4 +1,4 @@
-// Hostile clients on the wire-up port while a real job is in progress (issue 3 point 5): garbage, a
+// Hostile clients on the wire-up port while a real job is in progress: garbage, a
 // wrong key, a 4 GiB length, a truncated frame, silence, an impostor for a connected rank. Each is
 // dropped with a reason through on_rejected, and the job's fence still completes.
 #include <gtest/gtest.h>

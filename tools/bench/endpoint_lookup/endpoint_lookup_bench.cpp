@@ -1,4 +1,4 @@
-// What an endpoint lookup costs (issue 2 point 5): the 2013 RFC promises that a compile-time slot
+// What an endpoint lookup costs: the 2013 RFC promises that a compile-time slot
 // costs the same as the named field it replaces, and accepts that a dynamic tag costs more.
 //
 // 1024 procs, allocated one by one as the proc table does, are visited in a shuffled order read from
