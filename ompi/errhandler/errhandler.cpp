@@ -198,6 +198,15 @@ MPI_Errhandler &file_null_errhandler()
     return file_null_handler;
 }
 
+bool raise_ends_job(ObjectKind kind, const void *object)
+{
+    if (kind == ObjectKind::None) {
+        return false;
+    }
+    const MPI_Errhandler h = find_target(kind, object).handler;
+    return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_ABORT;
+}
+
 int raise_error(ObjectKind kind, const void *object, int code, const char *function, const std::string &detail)
 {
     if (kind == ObjectKind::None) {

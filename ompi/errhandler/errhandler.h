@@ -73,6 +73,10 @@ MPI_Errhandler &file_null_errhandler();
  */
 int raise_error(ObjectKind kind, const void *object, int code, const char *function, const std::string &detail);
 
+/* Whether raise_error on `object` would end the job (its handler is MPI_ERRORS_ARE_FATAL or
+ * MPI_ERRORS_ABORT) rather than return. */
+bool raise_ends_job(ObjectKind kind, const void *object);
+
 /* The same on a communicator (the common case inside the engine). */
 int raise_on_comm(MPI_Comm comm, int code, const char *function, const std::string &detail);
 

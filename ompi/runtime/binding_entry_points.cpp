@@ -5,6 +5,7 @@
  */
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "frameworks/translator/base/base.h"
@@ -29,10 +30,28 @@ bool native_selected()
            std::strcmp(m->translator_component->base.mca_component_name, "native") == 0;
 }
 
+/* Says once per function that it is missing, when the error handler will not say it (it returns, or
+ * the function has none): under MPI_ERRORS_RETURN, the default for files, a program would otherwise
+ * get an error class with no word of which call it was. A fatal handler's message names the function
+ * already. */
+void notice_missing(const char *name, const std::string &by)
+{
+    static std::mutex mutex;
+    static std::set<std::string> told;
+    {
+        const std::lock_guard lock(mutex);
+        if (!told.insert(name).second) {
+            return;
+        }
+    }
+    tessera::mca::report(tessera::mca::Severity::Warning,
+                         std::string(name) + " is not implemented by " + by + "; see tessera_info --coverage");
+}
+
 /* A runtime translator has no native objects to raise on: the runtime's error handler of the
  * communicator decides, called through the table (application-side handle). Our message goes first
  * when that handler ends the job, since the runtime's own would not name the function. */
-int raise_through_runtime(int kind, const void *object, int code, const std::string &text)
+int raise_through_runtime(int kind, const void *object, int code, const std::string &text, const char *missing = nullptr)
 {
     const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;
     const tessera_mpi_dispatch_t &fallback = tessera_mpi_unsupported_fallbacks;
@@ -50,8 +69,13 @@ int raise_through_runtime(int kind, const void *object, int code, const std::str
     }
     if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT) {
         tessera::mca::report(tessera::mca::Severity::Error, text);
-    } else if (handler != MPI_ERRORS_RETURN) {
-        (void)t.Errhandler_free(&handler);
+    } else {
+        if (missing != nullptr) {
+            notice_missing(missing, mca_translator_base_runtime_name());
+        }
+        if (handler != MPI_ERRORS_RETURN) {
+            (void)t.Errhandler_free(&handler);
+        }
     }
     (void)t.Comm_call_errhandler(comm, code);
     return code;
@@ -105,12 +129,16 @@ int tessera_mpi_unsupported(const char *name, int kind, const void *object)
                                           "(see the error above)");
     }
     if (native_selected()) {
+        if (!tessera::ompi::raise_ends_job(static_cast<ObjectKind>(kind), object)) {
+            notice_missing(name, "Tessera's native engine");
+        }
         return tessera::ompi::raise_error(static_cast<ObjectKind>(kind), object, MPI_ERR_UNSUPPORTED_OPERATION, name,
                                           std::string(name) + " is not implemented yet by Tessera's native engine");
     }
     return raise_through_runtime(kind, object, MPI_ERR_UNSUPPORTED_OPERATION,
                                  std::string(name) + ": MPI_ERR_UNSUPPORTED_OPERATION: " + name +
-                                     " is not provided by " + mca_translator_base_runtime_name());
+                                     " is not provided by " + mca_translator_base_runtime_name(),
+                                 name);
 }
 
 int tessera_mpi_handle_valid(int kind, const void *handle)

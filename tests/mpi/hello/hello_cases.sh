@@ -122,6 +122,14 @@ abort)
   grep -q "MPI_Abort(MPI_COMM_WORLD, 7) called by rank 0" "$tmp/err" || fail "singleton prints no MPI_Abort message: $(both)"
   echo "MPI_Abort(MPI_COMM_WORLD, 7) in rank 3 of 4: mpirun exited 7 after $(secs) s" ;;
 
+unsupported_notice)
+  # Under MPI_ERRORS_RETURN the error class alone would not say which call is missing.
+  run "$progs/errors"
+  [ "$(rc)" = 0 ] || fail "errors exited $(rc): $(both)"
+  line="MPI_Get_hw_resource_info is not implemented by Tessera's native engine; see tessera_info --coverage"
+  [ "$(grep -c -F "$line" "$tmp/err")" = 1 ] || fail "the notice is not printed exactly once: $(both)"
+  echo "one notice for two calls of a missing function under MPI_ERRORS_RETURN" ;;
+
 unsupported_fatal)
   run "$mpirun" -np 4 --oversubscribe --timeout 60 "$progs/failures" unsupported
   [ "$(rc)" = 55 ] || fail "mpirun exited $(rc), expected MPI_ERR_UNSUPPORTED_OPERATION (55): $(both)"
