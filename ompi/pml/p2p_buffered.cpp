@@ -1,6 +1,11 @@
 /* Buffered sends (MPI-4.1 3.6): the message is copied into the buffer the application attached and sent
  * from there; the call returns at once. Space is taken first-fit in the buffer and given back when the
- * send from it completes; a message that does not fit is MPI_ERR_BUFFER. */
+ * send from it completes; a message that does not fit is MPI_ERR_BUFFER.
+ *
+ * What a message takes from the buffer must stay within its packed size + MPI_BSEND_OVERHEAD, whatever
+ * the alignment of the buffer the application attached: applications size the buffer exactly so
+ * (MPI_Pack_size of each message + MPI_BSEND_OVERHEAD each, MPI-4.1 3.6.1). The bookkeeping lives
+ * outside the buffer; the buffer only loses the bytes that align its start and round each piece. */
 #include "ompi/pml/p2p_functions.h"
 
 #include <cstdint>
@@ -19,7 +24,7 @@ namespace {
 
 struct Piece {
     std::size_t offset;
-    std::size_t size;     /* bytes of the buffer taken, MPI_BSEND_OVERHEAD included */
+    std::size_t size;     /* bytes of the buffer taken: the message rounded up to kAlign */
     pml::Request *send;
 };
 
@@ -68,21 +73,31 @@ bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterato
 
 constexpr std::size_t kAlign = 16;
 
+/* A piece takes at most its message + kAlign bytes (kAlign for an empty message), and the buffer's
+ * start loses fewer than kAlign once: the MPI_BSEND_OVERHEAD of a single message covers both. */
+static_assert(2 * kAlign <= MPI_BSEND_OVERHEAD);
+
+std::size_t piece_size(std::size_t bytes)
+{
+    return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
+}
+
 /* Copies the message into the attached buffer and starts sending it from there. */
 int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, const void *buf, std::size_t count,
             const Datatype *type, int dest, int tag)
 {
     reap();
     const std::size_t bytes = count * type->size;
-    const std::size_t need = (bytes + MPI_BSEND_OVERHEAD + kAlign - 1) / kAlign * kAlign;
+    const std::size_t need = piece_size(bytes);
     std::size_t offset = 0;
     std::list<Piece>::iterator where;
     if (attached.base == nullptr || !find_space(need, &offset, &where)) {
         return raise_on_comm(comm, MPI_ERR_BUFFER, function,
                              attached.base == nullptr
                                  ? "no buffer is attached (MPI_Buffer_attach)"
-                                 : "the attached buffer of " + std::to_string(attached.size) + " bytes has no room for " +
-                                       std::to_string(need) + " more (message + MPI_BSEND_OVERHEAD)");
+                                 : "the attached buffer of " + std::to_string(attached.original_size) +
+                                       " bytes has no room for a message of " + std::to_string(bytes) +
+                                       " bytes (each pending message needs its size + MPI_BSEND_OVERHEAD)");
     }
     char *copy = attached.base + offset;
     convertor_pack(buf, count, *type, 0, copy, bytes);
