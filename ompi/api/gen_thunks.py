@@ -962,6 +962,14 @@ class ThunkWriter:
                                    f"if ({n} != nullptr) *{n} = {r2a}(c_{n});"))
         return f"{n} != nullptr ? &c_{n} : nullptr"
 
+    @staticmethod
+    def found_flag(f: mpi_api.Function) -> str | None:
+        """The condition under which a call with a `flag` output wrote its status: the runtime (like the
+        native engine) leaves the status alone when the flag says nothing was found or completed
+        (MPI_Iprobe, MPI_Test, ...), and applications keep values there across such calls."""
+        flag = next((x.name for x in f.args if x.kind_base == "flag" and x.direction == "out"), None)
+        return f"{flag} != nullptr && *{flag}" if flag else None
+
     def status_arg(self, f, a, b: Body) -> str:
         n = a.name
         if a.is_array:
@@ -978,6 +986,9 @@ class ThunkWriter:
             # A runtime may leave MPI_ERROR alone (the standard sets it only with MPI_ERR_IN_STATUS): the
             # application then finds the value it had, as it would without translation.
             b.pre2.append(f"for (int i_ = 0; i_ < len_{n}; ++i_) status_keep_error(&{n}[i_], &c_{n}[i_]);")
+            found = self.found_flag(f)
+            if found:  # an error (MPI_ERR_IN_STATUS) also reports in the statuses
+                valid = f"(rc_ != 0 || ({found}) ? {valid} : 0)"
             b.post_arrays.append(("always", f"for (int i_ = 0, v_ = {valid}; i_ < v_ && i_ < len_{n}; ++i_) "
                                             f"status_r2a(&c_{n}[i_], &{n}[i_]);"))
             return f"{n} != MPI_STATUSES_IGNORE ? c_{n} : {ign}"
@@ -987,8 +998,9 @@ class ThunkWriter:
         else:
             b.pre2.append(f"if ({n} != nullptr) status_keep_error({n}, &c_{n});")
         if a.direction in ("out", "inout"):
+            found = self.found_flag(f)
             b.post_scalars.append(("always" if a.direction == "inout" else "success",
-                                   f"if ({n} != nullptr) status_r2a(&c_{n}, {n});"))
+                                   f"if ({n} != nullptr{f' && {found}' if found else ''}) status_r2a(&c_{n}, {n});"))
         if "ignorable" in a.flags:
             ign = self.rt_pointer("MPI_STATUS_IGNORE", "r_status *")
             return f"{n} != MPI_STATUS_IGNORE ? &c_{n} : {ign}"
