@@ -111,6 +111,12 @@ ATTR_VALUE_MAPS = {"MPI_HOST": "rank_attr", "MPI_IO": "rank_attr", "MPI_LASTUSED
                    "MPI_WIN_CREATE_FLAVOR": "win_flavor", "MPI_WIN_MODEL": "win_model"}
 
 
+# MPI_Type_get_contents(_c) hands back the integers a type was built from; those that are constants are
+# the runtime's and are converted like the constructor's arguments (constructor, its integer arguments).
+CONTENTS_CONSTANTS = {"MPI_COMBINER_DARRAY": ("MPI_Type_create_darray", ("array_of_distribs", "array_of_dargs", "order")),
+                      "MPI_COMBINER_SUBARRAY": ("MPI_Type_create_subarray", ("order",))}
+
+
 class GenError(Exception):
     """A runtime or description fact the generator cannot use; the message says which."""
 
@@ -752,6 +758,8 @@ class ThunkWriter:
                 n = self.len_expr(f, ref)
                 return f"sum_ints({comm}, {n})" if fn == "sum" else f"({n} > 0 ? {comm}[{n} - 1] : 0)"
             raise GenError(f"{f.name}({a.name}): cannot compute len={v} for a converted array")
+        if f.name in ("MPI_Type_get_contents", "MPI_Type_get_contents_c") and v == "max_datatypes":
+            return "static_cast<int>(shape_.ok && shape_.n[3] < max_datatypes ? shape_.n[3] : max_datatypes)"
         ref = f.arg(v)
         return f"({v} != nullptr ? *{v} : 0)" if ref.is_pointer else v
 
@@ -969,6 +977,57 @@ class ThunkWriter:
         (MPI_Iprobe, MPI_Test, ...), and applications keep values there across such calls."""
         flag = next((x.name for x in f.args if x.kind_base == "flag" and x.direction == "out"), None)
         return f"{flag} != nullptr && *{flag}" if flag else None
+
+    # -- MPI_Type_get_contents: the integers that are constants --
+    def contents_code(self) -> list[str]:
+        o = ["/* A runtime type's envelope: its combiner and the numbers of integers, addresses, large counts and",
+             " * datatypes its contents have (ok false when the runtime refused). */",
+             "struct ContentsShape {", "    bool ok;", "    int combiner;", "    long long n[4];", "};",
+             "ContentsShape contents_shape(r_datatype t, bool large)", "{",
+             "    ContentsShape s{false, 0, {0, 0, 0, 0}};", "    int rc = -1;", "    tessera_translator_enter();",
+             "    if (large) {", "        MPI_Count n[4] = {0, 0, 0, 0};"]
+        if self.facts.funcs.get("MPI_Type_get_envelope_c"):
+            o += ["        rc = fn.Type_get_envelope_c(t, &n[0], &n[1], &n[2], &n[3], &s.combiner);",
+                  "        for (int i = 0; i < 4; ++i) s.n[i] = n[i];"]
+        else:
+            o.append("        (void)n;")
+        o += ["    } else {", "        int n[3] = {0, 0, 0};",
+              "        rc = fn.Type_get_envelope(t, &n[0], &n[1], &n[2], &s.combiner);",
+              "        s.n[0] = n[0];", "        s.n[1] = n[1];", "        s.n[3] = n[2];", "    }",
+              "    tessera_translator_leave();", "    s.ok = rc == 0;", "    return s;", "}", "",
+              "/* The integers MPI_Type_get_contents(_c) gave, those that are constants (a darray's distributions,",
+              " * default dargs and order, a subarray's order) converted to the ABI's. The order is the last",
+              " * integer of both; a darray made with MPI_Count sizes has its gsizes among the large counts",
+              " * (3 * ndims + 4 integers instead of 4 * ndims + 4). */",
+              "void contents_constants_r2a(const ContentsShape &s, int *ints, long long max)", "{",
+              "    if (!s.ok || ints == nullptr) return;",
+              "    const long long ni = s.n[0];",
+              "    const long long end = ni < max ? ni : max;",
+              "    const auto conv = [&](long long i, int (*f)(int)) {",
+              "        if (i >= 0 && i < end) ints[i] = f(ints[i]);",
+              "    };"]
+        for comb, (ctor, names) in CONTENTS_CONSTANTS.items():
+            rv = self.facts.int_value(comb)
+            if rv is None or not self.facts.funcs.get(ctor):
+                continue
+            f = self.api.function(ctor)
+            maps = {}
+            for n in names:
+                pfx = self.map_prefix(f.arg(n))
+                maps[n] = f"{pfx}_r2a" if pfx else "[](int x) { return x; }"
+            o.append(f"    if (s.combiner == {c_int(rv)}) {{ /* {comb} */")
+            if comb == "MPI_COMBINER_DARRAY":
+                o += ["        if (end < 3) return;",
+                      "        const long long nd = ints[2];",
+                      "        const long long first = ni == 4 * nd + 4 ? 3 + nd : 3; /* after the gsizes, if here */",
+                      "        for (long long k = 0; k < nd; ++k) {",
+                      f"            conv(first + k, {maps['array_of_distribs']});",
+                      f"            conv(first + nd + k, {maps['array_of_dargs']});",
+                      "        }"]
+            o.append(f"        conv(ni - 1, {maps['order']});")
+            o.append("    }")
+        o += ["}", ""]
+        return o
 
     def status_arg(self, f, a, b: Body) -> str:
         n = a.name
@@ -1219,6 +1278,17 @@ class ThunkWriter:
         b = Body()
         if f.name in ("MPI_Error_class", "MPI_Error_string"):
             self.error_class_shortcut(f, b)
+        if f.name in ("MPI_Type_get_contents", "MPI_Type_get_contents_c"):
+            # The envelope first: where the integers that are constants are, and how many entries the
+            # runtime will really write (Open MPI 4.1 walks all max_datatypes entries of the array as
+            # handles it returned: garbage past the last one crashes it).
+            self.helpers.add("contents")
+            large = f.name.endswith("_c")
+            b.pre2.append(f"const ContentsShape shape_ = contents_shape(c_datatype, {'true' if large else 'false'});")
+            for a, k in (("max_integers", 0), ("max_addresses", 1), ("max_large_counts", 2), ("max_datatypes", 3)):
+                if any(x.name == a for x in f.args):
+                    b.override[a] = f"shape_.ok && shape_.n[{k}] < {a} ? static_cast<decltype({a})>(shape_.n[{k}]) : {a}"
+            b.post_scalars.append(("success", "contents_constants_r2a(shape_, array_of_integers, max_integers);"))
         post_cb = self.callback_args(f, b)
         overrides = PROTOTYPE_OVERRIDES.get(self.rt, {}).get(f.name, {})
         args = []
@@ -1421,6 +1491,8 @@ class ThunkWriter:
              "    return MPI_ERR_INTERN;",
              "}",
              ""]
+        if "contents" in self.helpers:
+            o += self.contents_code()
         if "group" in self.helpers:
             o += ["/* The length of an array indexed by the ranks of a communicator's (remote) group. */",
                   "int len_group(r_comm c)", "{", "    int inter = 0, n = 0;", "    tessera_translator_enter();",
