@@ -111,6 +111,15 @@ ATTR_VALUE_MAPS = {"MPI_HOST": "rank_attr", "MPI_IO": "rank_attr", "MPI_LASTUSED
                    "MPI_WIN_CREATE_FLAVOR": "win_flavor", "MPI_WIN_MODEL": "win_model"}
 
 
+# Optional predefined datatypes (MPI-4.1 3.2.2 and 19.2.5) a runtime may lack: the ABI fixes the size of
+# these, named after their width in bytes, so the translator can answer what describes them itself.
+OPTIONAL_TYPE_SIZE = re.compile(r"MPI_(?:LOGICAL|INTEGER|REAL|COMPLEX)(\d+)")
+# Queries a translator answers itself for such a type (lb 0, extent and true extent its size, its name,
+# MPI_COMBINER_NAMED); every other call with it raises MPI_ERR_TYPE naming the type and the runtime.
+TYPE_QUERIES = {"MPI_Type_size", "MPI_Type_size_c", "MPI_Type_size_x", "MPI_Type_get_extent",
+                "MPI_Type_get_extent_c", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent",
+                "MPI_Type_get_true_extent_c", "MPI_Type_get_true_extent_x", "MPI_Type_get_name",
+                "MPI_Type_get_envelope", "MPI_Type_get_envelope_c"}
 # MPI_Type_get_contents(_c) hands back the integers a type was built from; those that are constants are
 # the runtime's and are converted like the constructor's arguments (constructor, its integer arguments).
 CONTENTS_CONSTANTS = {"MPI_COMBINER_DARRAY": ("MPI_Type_create_darray", ("array_of_distribs", "array_of_dargs", "order")),
@@ -427,6 +436,22 @@ class Conversions:
                         "entries": entries, "dynamic": any(v.kind != "int" for _, v in entries)}
         return out
 
+    # -- optional predefined datatypes the runtime lacks --
+    def missing_datatypes(self) -> list:
+        """(ABI value, name, size or None) of each ABI datatype the runtime does not define, or defines as
+        its MPI_DATATYPE_NULL (MPICH 4.0's MPI_INTEGER16): passed down, it would be a null handle."""
+        null = self.facts.consts.get("MPI_DATATYPE_NULL")
+        out = []
+        for c in self.api.constants.values():
+            if c.ctype != "MPI_Datatype" or c.alias_of is not None or c.name == "MPI_DATATYPE_NULL":
+                continue
+            v = self.facts.consts.get(c.name)
+            if v is not None and (null is None or (v.kind, v.value, v.symbol) != (null.kind, null.value, null.symbol)):
+                continue
+            m = OPTIONAL_TYPE_SIZE.fullmatch(c.name)
+            out.append((c.value, c.name, int(m.group(1)) if m else None))
+        return out
+
     # -- sentinels --
     def sentinel_pairs(self, names: list, ctype: str) -> list[tuple[str, str]]:
         """(ABI expression, runtime expression) for each sentinel whose runtime value differs."""
@@ -726,6 +751,7 @@ class ThunkWriter:
         self.helpers: set = set()
         self.attr_fix = False
         self.statuses_ignored = False  # generating the MPI_STATUSES_IGNORE twin of a thunk
+        self.missing_types = conv.missing_datatypes()
 
     # -- small helpers --
     def cname_of(self, cls: str) -> str:
@@ -921,6 +947,8 @@ class ThunkWriter:
     def handle_arg(self, f, a, b: Body) -> str:
         n, cls = a.name, a.kind_param
         rt, a2r, r2a = f"r_{cls}", f"h_a2r_{cls}", f"h_r2a_{cls}"
+        if cls == "datatype" and self.missing_types and a.direction in ("in", "inout") and f.name not in TYPE_QUERIES:
+            self.missing_type_check(f, a, b)
         if a.is_array and not a.is_const and self.conv.classes[cls]["repr"] == "ptr":
             # A runtime handle is as wide as ours: converted in the application's own array (which
             # MPI owns during the call) and back, without a copy.
@@ -977,6 +1005,104 @@ class ThunkWriter:
         (MPI_Iprobe, MPI_Test, ...), and applications keep values there across such calls."""
         flag = next((x.name for x in f.args if x.kind_base == "flag" and x.direction == "out"), None)
         return f"{flag} != nullptr && *{flag}" if flag else None
+
+    # -- optional predefined datatypes the runtime lacks --
+    def errh_object(self, f: mpi_api.Function) -> tuple[str, str]:
+        """The class (comm, win, file, or "" for none) and ABI expression of the object whose error handler
+        an error of f is raised on (errh= in the API description)."""
+        errh = f.attrs.get("errh", "none")
+        if errh == "COMM_SELF":
+            return "comm", "MPI_COMM_SELF"
+        a = next((x for x in f.args if x.name == errh), None)
+        if a is None or a.is_array or a.kind_param not in ("comm", "win", "file"):
+            return "", "nullptr"
+        return a.kind_param, f"({a.name} != nullptr ? *{a.name} : nullptr)" if a.is_pointer else a.name
+
+    def missing_type_check(self, f: mpi_api.Function, a: mpi_api.Arg, b: Body):
+        """A datatype the runtime lacks never goes down as its null handle: the call raises MPI_ERR_TYPE."""
+        self.helpers.add("missing_type")
+        cls, obj = self.errh_object(f)
+        raise_ = f'return missing_type_raise("{f.name}", {{}}, "{cls}", {obj});'
+        n = a.name
+        if a.is_array:
+            length = self.len_expr(f, a)
+            b.pre2.append(f"for (int i_ = 0, l_ = {n} != nullptr ? {length} : 0; i_ < l_; ++i_)")
+            b.pre2.append(f"    if (TESSERA_TR_UNLIKELY(missing_type({n}[i_]))) " + raise_.format(f"{n}[i_]"))
+        elif a.is_pointer:
+            b.pre1.append(f"if (TESSERA_TR_UNLIKELY({n} != nullptr && missing_type(*{n}))) " + raise_.format(f"*{n}"))
+        else:
+            b.pre1.append(f"if (TESSERA_TR_UNLIKELY(missing_type({n}))) " + raise_.format(n))
+
+    def missing_type_answer(self, f: mpi_api.Function, b: Body):
+        """The queries whose answers the ABI fixes for an optional type, answered without the runtime."""
+        self.helpers.add("missing_type")
+        t = f.args[0].name
+        lines = []
+        for a in f.args[1:]:
+            if a.kind_base == "bytes":
+                lines.append(f"if ({a.name} != nullptr) *{a.name} = size_;")
+            elif a.kind_base in ("disp", "count"):
+                lines.append(f"if ({a.name} != nullptr) *{a.name} = 0;")
+            elif a.kind_base == "enum" and a.kind_param == "combiner":
+                lines.append(f"if ({a.name} != nullptr) *{a.name} = MPI_COMBINER_NAMED;")
+            elif a.kind_base == "string":
+                strlen = next((x.name for x in f.args if x.kind_base == "strlen"), "nullptr")
+                lines.append(f"if ({a.name} != nullptr) copy_string({a.name}, {a.attrs['max']}, missing_type_name({t}), {strlen});")
+            elif a.kind_base == "strlen":
+                continue
+            else:
+                raise GenError(f"{f.name}({a.name}): no answer for an optional datatype")
+        sized = any(a.kind_base == "bytes" for a in f.args)
+        b.pre1.append(f"if (TESSERA_TR_UNLIKELY(missing_type({t}))) {{")
+        if sized:
+            cls, obj = self.errh_object(f)
+            b.pre1.append(f"    const int size_ = missing_type_size({t});")
+            b.pre1.append(f'    if (size_ < 0) return missing_type_raise("{f.name}", {t}, "{cls}", {obj});')
+        b.pre1 += ["    " + ln for ln in lines] + ["    return MPI_SUCCESS;", "}"]
+
+    def missing_type_code(self) -> list[str]:
+        label = {"ompi": "Open MPI", "mpich": "MPICH"}.get(self.rt, self.rt)
+        values = sorted(v for v, _, _ in self.missing_types)
+        o = [f"/* ABI datatypes {label} lacks (or defines as its MPI_DATATYPE_NULL): "
+             + ", ".join(n for _, n, _ in self.missing_types) + ". */",
+             "inline bool missing_type(MPI_Datatype t)", "{",
+             "    const uintptr_t v = reinterpret_cast<uintptr_t>(t);",
+             f"    if (TESSERA_TR_LIKELY(v - {values[0]:#x}u > {values[-1] - values[0]:#x}u)) return false;",
+             "    switch (v) {"]
+        o += [f"    case {v:#x}:" for v in values]
+        o += ["        return true;", "    default:", "        return false;", "    }", "}",
+              "const char *missing_type_name(MPI_Datatype t)", "{", "    switch (reinterpret_cast<uintptr_t>(t)) {"]
+        o += [f'    case {v:#x}: return "{n}";' for v, n, _ in self.missing_types]
+        o += ['    default: return "?";', "    }", "}",
+              "/* The size the ABI gives it; -1 when it fixes none. */",
+              "int missing_type_size(MPI_Datatype t)", "{", "    switch (reinterpret_cast<uintptr_t>(t)) {"]
+        o += [f"    case {v:#x}: return {size};" for v, _, size in self.missing_types if size is not None]
+        o += ["    default: return -1;", "    }", "}",
+              "/* MPI_ERR_TYPE on the error handler of the call's object, through the dispatch table (the",
+              " * runtime owns the handlers); the message is printed when the handler ends the job, whose own",
+              " * message would not name the type. */",
+              "[[gnu::cold, gnu::noinline]] int missing_type_raise(const char *function, MPI_Datatype type,",
+              "                                                    const char *cls, void *object)",
+              "{",
+              "    const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;",
+              "    MPI_Errhandler h = MPI_ERRHANDLER_NULL;",
+              "    int got = MPI_ERR_OTHER;",
+              "    const char c = cls[0];",
+              "    if (c == 'c') got = t.Comm_get_errhandler(static_cast<MPI_Comm>(object), &h);",
+              "    else if (c == 'w') got = t.Win_get_errhandler(static_cast<MPI_Win>(object), &h);",
+              "    else if (c == 'f') got = t.File_get_errhandler(static_cast<MPI_File>(object), &h);",
+              "    const bool fatal = got != MPI_SUCCESS || h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_ABORT;",
+              "    if (fatal)",
+              '        std::fprintf(stderr, "%s: MPI_ERR_TYPE: %s is not provided by %s\\n", function, missing_type_name(type),',
+              "                     mca_translator_base_runtime_name());",
+              "    if (got != MPI_SUCCESS) return MPI_ERR_TYPE;",
+              "    if (!fatal && h != MPI_ERRORS_RETURN) (void)t.Errhandler_free(&h);",
+              "    if (c == 'c') (void)t.Comm_call_errhandler(static_cast<MPI_Comm>(object), MPI_ERR_TYPE);",
+              "    else if (c == 'w') (void)t.Win_call_errhandler(static_cast<MPI_Win>(object), MPI_ERR_TYPE);",
+              "    else (void)t.File_call_errhandler(static_cast<MPI_File>(object), MPI_ERR_TYPE);",
+              "    return MPI_ERR_TYPE;",
+              "}", ""]
+        return o
 
     # -- MPI_Type_get_contents: the integers that are constants --
     def contents_code(self) -> list[str]:
@@ -1278,6 +1404,8 @@ class ThunkWriter:
         b = Body()
         if f.name in ("MPI_Error_class", "MPI_Error_string"):
             self.error_class_shortcut(f, b)
+        if f.name in TYPE_QUERIES and self.missing_types:
+            self.missing_type_answer(f, b)
         if f.name in ("MPI_Type_get_contents", "MPI_Type_get_contents_c"):
             # The envelope first: where the integers that are constants are, and how many entries the
             # runtime will really write (Open MPI 4.1 walks all max_datatypes entries of the array as
@@ -1491,6 +1619,8 @@ class ThunkWriter:
              "    return MPI_ERR_INTERN;",
              "}",
              ""]
+        if "missing_type" in self.helpers:
+            o += self.missing_type_code()
         if "contents" in self.helpers:
             o += self.contents_code()
         if "group" in self.helpers:
@@ -1618,7 +1748,8 @@ class ThunkWriter:
              f'#include "translator_{rt}_facts.h"', "",
              "#include <dlfcn.h>", "", "#include <algorithm>", "#include <atomic>", "#include <cstdio>",
              "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>", "#include <utility>",
-             "#include <vector>", "", '#include "translator_kept_arrays.h"', "",
+             "#include <vector>", "", '#include "frameworks/translator/base/base.h"',
+             '#include "translator_kept_arrays.h"', "",
              f"namespace {ns} {{", "",
              f"size_t array_stack_max = 256;", "RuntimeSymbols g_sym;", f"void *g_predef_ptr[{PREDEFINED_LIMIT}];",
              "uintptr_t g_predef_lo, g_predef_span;", "const uint16_t *g_predef_index;", "",
