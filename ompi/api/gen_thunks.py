@@ -120,6 +120,12 @@ TYPE_QUERIES = {"MPI_Type_size", "MPI_Type_size_c", "MPI_Type_size_x", "MPI_Type
                 "MPI_Type_get_extent_c", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent",
                 "MPI_Type_get_true_extent_c", "MPI_Type_get_true_extent_x", "MPI_Type_get_name",
                 "MPI_Type_get_envelope", "MPI_Type_get_envelope_c"}
+# Runtimes whose buffered sends are guarded: Open MPI 4.1's ob1 spends a sequence number on an MPI_Bsend
+# before it finds no room for the message in the attached buffer; the refused message is never sent, and
+# the receiver waits for that number, holding back every later message from the process on the
+# communicator. A message that cannot fit even the empty buffer is refused by the translator instead,
+# before the runtime sees it. (One that finds the buffer full of pending messages still meets the bug.)
+BSEND_GUARD = {"ompi"}
 # MPI_Type_get_contents(_c) hands back the integers a type was built from; those that are constants are
 # the runtime's and are converted like the constructor's arguments (constructor, its integer arguments).
 CONTENTS_CONSTANTS = {"MPI_COMBINER_DARRAY": ("MPI_Type_create_darray", ("array_of_distribs", "array_of_dargs", "order")),
@@ -1078,31 +1084,66 @@ class ThunkWriter:
               "int missing_type_size(MPI_Datatype t)", "{", "    switch (reinterpret_cast<uintptr_t>(t)) {"]
         o += [f"    case {v:#x}: return {size};" for v, _, size in self.missing_types if size is not None]
         o += ["    default: return -1;", "    }", "}",
-              "/* MPI_ERR_TYPE on the error handler of the call's object, through the dispatch table (the",
-              " * runtime owns the handlers); the message is printed when the handler ends the job, whose own",
-              " * message would not name the type. */",
               "[[gnu::cold, gnu::noinline]] int missing_type_raise(const char *function, MPI_Datatype type,",
               "                                                    const char *cls, void *object)",
               "{",
-              "    const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;",
-              "    MPI_Errhandler h = MPI_ERRHANDLER_NULL;",
-              "    int got = MPI_ERR_OTHER;",
-              "    const char c = cls[0];",
-              "    if (c == 'c') got = t.Comm_get_errhandler(static_cast<MPI_Comm>(object), &h);",
-              "    else if (c == 'w') got = t.Win_get_errhandler(static_cast<MPI_Win>(object), &h);",
-              "    else if (c == 'f') got = t.File_get_errhandler(static_cast<MPI_File>(object), &h);",
-              "    const bool fatal = got != MPI_SUCCESS || h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_ABORT;",
-              "    if (fatal)",
-              '        std::fprintf(stderr, "%s: MPI_ERR_TYPE: %s is not provided by %s\\n", function, missing_type_name(type),',
-              "                     mca_translator_base_runtime_name());",
-              "    if (got != MPI_SUCCESS) return MPI_ERR_TYPE;",
-              "    if (!fatal && h != MPI_ERRORS_RETURN) (void)t.Errhandler_free(&h);",
-              "    if (c == 'c') (void)t.Comm_call_errhandler(static_cast<MPI_Comm>(object), MPI_ERR_TYPE);",
-              "    else if (c == 'w') (void)t.Win_call_errhandler(static_cast<MPI_Win>(object), MPI_ERR_TYPE);",
-              "    else (void)t.File_call_errhandler(static_cast<MPI_File>(object), MPI_ERR_TYPE);",
-              "    return MPI_ERR_TYPE;",
+              "    const std::string text = std::string(function) + \": MPI_ERR_TYPE: \" + missing_type_name(type) +",
+              "                             \" is not provided by \" + mca_translator_base_runtime_name();",
+              "    return raise_through_table(MPI_ERR_TYPE, cls, object, text.c_str());",
               "}", ""]
         return o
+
+    def raise_code(self) -> list[str]:
+        return ["/* An error the translator finds itself, raised on the error handler of the call's object (cls",
+                " * 'c'omm, 'w'in, 'f'ile; none else) through the dispatch table: the runtime owns the handlers.",
+                " * The text is printed first when the handler ends the job, whose own message would not say it. */",
+                "[[gnu::cold, gnu::noinline]] int raise_through_table(int code, const char *cls, void *object,",
+                "                                                     const char *text)",
+                "{",
+                "    const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;",
+                "    MPI_Errhandler h = MPI_ERRHANDLER_NULL;",
+                "    int got = MPI_ERR_OTHER;",
+                "    const char c = cls[0];",
+                "    if (c == 'c') got = t.Comm_get_errhandler(static_cast<MPI_Comm>(object), &h);",
+                "    else if (c == 'w') got = t.Win_get_errhandler(static_cast<MPI_Win>(object), &h);",
+                "    else if (c == 'f') got = t.File_get_errhandler(static_cast<MPI_File>(object), &h);",
+                "    const bool fatal = got != MPI_SUCCESS || h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_ABORT;",
+                "    if (fatal) std::fprintf(stderr, \"%s\\n\", text);",
+                "    if (got != MPI_SUCCESS) return code;",
+                "    if (!fatal && h != MPI_ERRORS_RETURN) (void)t.Errhandler_free(&h);",
+                "    if (c == 'c') (void)t.Comm_call_errhandler(static_cast<MPI_Comm>(object), code);",
+                "    else if (c == 'w') (void)t.Win_call_errhandler(static_cast<MPI_Win>(object), code);",
+                "    else (void)t.File_call_errhandler(static_cast<MPI_File>(object), code);",
+                "    return code;",
+                "}", ""]
+
+    # -- buffered sends the runtime would lose --
+    def bsend_guard(self, f: mpi_api.Function, b: Body):
+        """MPI_Bsend/MPI_Ibsend of a message that cannot fit the attached buffer: refused here (BSEND_GUARD)."""
+        self.helpers.add("bsend_guard")
+        req = next((a.name for a in f.args if a.kind == "handle:request"), None)
+        b.pre2.append(f"if (TESSERA_TR_UNLIKELY(dest != MPI_PROC_NULL && !bsend_fits(count, c_datatype, c_comm))) {{")
+        if req:
+            b.pre2.append(f"    if ({req} != nullptr) *{req} = MPI_REQUEST_NULL;")
+        b.pre2 += [f'    return bsend_refused("{f.name}", count, comm);', "}"]
+
+    def bsend_guard_code(self) -> list[str]:
+        overhead = self.facts.int_value("MPI_BSEND_OVERHEAD") or 0
+        return ["/* The size of the buffer attached for buffered sends (0: none). */",
+                "std::atomic<long long> bsend_attached{0};",
+                "/* Whether a buffered send of count elements can fit the attached buffer at all: its packed size",
+                f" * and the runtime's MPI_BSEND_OVERHEAD ({overhead}) within the size attached. */",
+                "bool bsend_fits(int count, r_datatype type, r_comm comm)", "{",
+                "    int packed = 0;", "    tessera_translator_enter();",
+                "    const int rc = fn.Pack_size(count, type, comm, &packed);", "    tessera_translator_leave();",
+                f"    return rc != 0 || packed == 0 || packed + {overhead}LL <= bsend_attached.load(std::memory_order_relaxed);",
+                "}",
+                "[[gnu::cold, gnu::noinline]] int bsend_refused(const char *function, int count, MPI_Comm comm)", "{",
+                "    const std::string text = std::string(function) + \": MPI_ERR_BUFFER: \" + std::to_string(count) +",
+                "        \" elements do not fit the attached buffer of \" + std::to_string(bsend_attached.load()) +",
+                "        \" bytes (each pending message needs its MPI_Pack_size + MPI_BSEND_OVERHEAD)\";",
+                "    return raise_through_table(MPI_ERR_BUFFER, \"comm\", comm, text.c_str());",
+                "}", ""]
 
     # -- MPI_Type_get_contents: the integers that are constants --
     def contents_code(self) -> list[str]:
@@ -1406,6 +1447,12 @@ class ThunkWriter:
             self.error_class_shortcut(f, b)
         if f.name in TYPE_QUERIES and self.missing_types:
             self.missing_type_answer(f, b)
+        if self.rt in BSEND_GUARD and f.name in ("MPI_Bsend", "MPI_Ibsend"):
+            self.bsend_guard(f, b)
+        if self.rt in BSEND_GUARD and f.name in ("MPI_Buffer_attach", "MPI_Buffer_detach"):
+            self.helpers.add("bsend_guard")
+            b.post_scalars.append(("success", "bsend_attached.store(size, std::memory_order_relaxed);"
+                                   if f.name == "MPI_Buffer_attach" else "bsend_attached.store(0, std::memory_order_relaxed);"))
         if f.name in ("MPI_Type_get_contents", "MPI_Type_get_contents_c"):
             # The envelope first: where the integers that are constants are, and how many entries the
             # runtime will really write (Open MPI 4.1 walks all max_datatypes entries of the array as
@@ -1619,8 +1666,12 @@ class ThunkWriter:
              "    return MPI_ERR_INTERN;",
              "}",
              ""]
+        if self.helpers & {"missing_type", "bsend_guard"}:
+            o += self.raise_code()
         if "missing_type" in self.helpers:
             o += self.missing_type_code()
+        if "bsend_guard" in self.helpers:
+            o += self.bsend_guard_code()
         if "contents" in self.helpers:
             o += self.contents_code()
         if "group" in self.helpers:
