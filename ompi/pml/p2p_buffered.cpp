@@ -2,10 +2,11 @@
  * from there; the call returns at once. Space is taken first-fit in the buffer and given back when the
  * send from it completes; a message that does not fit is MPI_ERR_BUFFER.
  *
- * What a message takes from the buffer must stay within its packed size + MPI_BSEND_OVERHEAD, whatever
- * the alignment of the buffer the application attached: applications size the buffer exactly so
- * (MPI_Pack_size of each message + MPI_BSEND_OVERHEAD each, MPI-4.1 3.6.1). The bookkeeping lives
- * outside the buffer; the buffer only loses the bytes that align its start and round each piece. */
+ * A message takes exactly its packed size + MPI_BSEND_OVERHEAD of the buffer, the standard's own
+ * accounting (MPI-4.1 3.6.1): applications size the buffer as the sum of that over the messages pending
+ * at once, whatever its alignment. Everything the implementation adds must therefore come out of the
+ * overhead: the bookkeeping lives outside the buffer, and the copy starts at the first aligned address
+ * of its piece. */
 #include "ompi/pml/p2p_functions.h"
 
 #include <cstdint>
@@ -24,14 +25,14 @@ namespace {
 
 struct Piece {
     std::size_t offset;
-    std::size_t size;     /* bytes of the buffer taken: the message rounded up to kAlign */
+    std::size_t size;     /* bytes of the buffer taken: the message + MPI_BSEND_OVERHEAD */
     pml::Request *send;
 };
 
 struct Attached {
     void *original = nullptr; /* what MPI_Buffer_detach gives back */
     int original_size = 0;
-    char *base = nullptr;     /* aligned */
+    char *base = nullptr;
     std::size_t size = 0;
     std::list<Piece> pieces; /* by offset */
 };
@@ -73,14 +74,8 @@ bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterato
 
 constexpr std::size_t kAlign = 16;
 
-/* A piece takes at most its message + kAlign bytes (kAlign for an empty message), and the buffer's
- * start loses fewer than kAlign once: the MPI_BSEND_OVERHEAD of a single message covers both. */
-static_assert(2 * kAlign <= MPI_BSEND_OVERHEAD);
-
-std::size_t piece_size(std::size_t bytes)
-{
-    return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
-}
+/* The copy starts at most kAlign - 1 bytes into its piece: the overhead pays for the alignment. */
+static_assert(kAlign - 1 <= MPI_BSEND_OVERHEAD);
 
 /* Copies the message into the attached buffer and starts sending it from there. */
 int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, const void *buf, std::size_t count,
@@ -88,7 +83,7 @@ int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, con
 {
     reap();
     const std::size_t bytes = count * type->size;
-    const std::size_t need = piece_size(bytes);
+    const std::size_t need = bytes + MPI_BSEND_OVERHEAD;
     std::size_t offset = 0;
     std::list<Piece>::iterator where;
     if (attached.base == nullptr || !find_space(need, &offset, &where)) {
@@ -99,7 +94,8 @@ int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, con
                                        " bytes has no room for a message of " + std::to_string(bytes) +
                                        " bytes (each pending message needs its size + MPI_BSEND_OVERHEAD)");
     }
-    char *copy = attached.base + offset;
+    const auto at = reinterpret_cast<std::uintptr_t>(attached.base + offset);
+    char *copy = attached.base + offset + (kAlign - at % kAlign) % kAlign;
     convertor_pack(buf, count, *type, 0, copy, bytes);
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Send;
@@ -204,11 +200,8 @@ int buffer_attach(void *buffer, int size)
         return raise_on_comm(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
                              "MPI_BUFFER_AUTOMATIC and NULL buffers are not supported");
     }
-    /* Pieces start aligned inside the buffer. */
-    const auto addr = reinterpret_cast<std::uintptr_t>(buffer);
-    const std::size_t skip = (kAlign - addr % kAlign) % kAlign;
-    attached.base = static_cast<char *>(buffer) + skip;
-    attached.size = static_cast<std::size_t>(size) > skip ? static_cast<std::size_t>(size) - skip : 0;
+    attached.base = static_cast<char *>(buffer);
+    attached.size = size > 0 ? static_cast<std::size_t>(size) : 0;
     attached.pieces.clear();
     attached.original = buffer;
     attached.original_size = size;

@@ -122,9 +122,50 @@ static void darray(int size, int rank, int nd, const int *gsizes, const int *dis
     MPI_Type_free(&t);
 }
 
+/* A darray made with MPI_Count sizes: its gsizes may come back among the large counts (3 * ndims + 4
+ * integers) or, where the type keeps ints, among the integers (4 * ndims + 4); the constants are the
+ * ABI's either way. */
+static void darray_c(void)
+{
+    const MPI_Count g[2] = {9, 4};
+    const int d[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE}, a[2] = {2, MPI_DISTRIBUTE_DFLT_DARG};
+    const int p[2] = {3, 1};
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (MPI_Type_create_darray_c(3, 2, 2, g, d, a, p, MPI_ORDER_FORTRAN, MPI_INT, &t) != MPI_SUCCESS) {
+        CHECK(0, "MPI_Type_create_darray_c");
+        return;
+    }
+    MPI_Count ni = -1, na = -1, nc = -1, nd = -1;
+    int comb = -1;
+    MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nd, &comb);
+    CHECK(comb == MPI_COMBINER_DARRAY && nd == 1 && ((ni == 10 && nc == 2) || (ni == 12 && nc == 0)),
+          "darray_c: combiner %d, %lld integers, %lld large counts", comb, (long long)ni, (long long)nc);
+    if (!(nd == 1 && ((ni == 10 && nc == 2) || (ni == 12 && nc == 0)))) {
+        MPI_Type_free(&t);
+        return;
+    }
+    int ints[MAXI];
+    MPI_Aint addrs[MAXA];
+    MPI_Count counts[MAXA];
+    MPI_Datatype types[MAXD];
+    CHECK(MPI_Type_get_contents_c(t, ni, na, nc, nd, ints, addrs, counts, types) == MPI_SUCCESS,
+          "darray_c: MPI_Type_get_contents_c");
+    const int first = nc == 2 ? 3 : 5; /* the distributions, after the gsizes when those are integers */
+    CHECK(ints[0] == 3 && ints[1] == 2 && ints[2] == 2 && ints[first] == MPI_DISTRIBUTE_CYCLIC &&
+              ints[first + 1] == MPI_DISTRIBUTE_NONE && ints[first + 2] == 2 &&
+              ints[first + 3] == MPI_DISTRIBUTE_DFLT_DARG && ints[ni - 1] == MPI_ORDER_FORTRAN,
+          "darray_c: the integers' constants are not the ABI's (distribs %d %d, dargs %d %d, order %d)", ints[first],
+          ints[first + 1], ints[first + 2], ints[first + 3], ints[ni - 1]);
+    CHECK(nc != 2 || (counts[0] == 9 && counts[1] == 4), "darray_c: gsizes %lld %lld", (long long)counts[0],
+          (long long)counts[1]);
+    CHECK(types[0] == MPI_INT, "darray_c: the old type");
+    MPI_Type_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    darray_c();
 
     {
         const int g[2] = {8, 6}, d[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
