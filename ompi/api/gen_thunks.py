@@ -111,6 +111,27 @@ ATTR_VALUE_MAPS = {"MPI_HOST": "rank_attr", "MPI_IO": "rank_attr", "MPI_LASTUSED
                    "MPI_WIN_CREATE_FLAVOR": "win_flavor", "MPI_WIN_MODEL": "win_model"}
 
 
+# Optional predefined datatypes (MPI-4.1 3.2.2 and 19.2.5) a runtime may lack: the ABI fixes the size of
+# these, named after their width in bytes, so the translator can answer what describes them itself.
+OPTIONAL_TYPE_SIZE = re.compile(r"MPI_(?:LOGICAL|INTEGER|REAL|COMPLEX)(\d+)")
+# Queries a translator answers itself for such a type (lb 0, extent and true extent its size, its name,
+# MPI_COMBINER_NAMED); every other call with it raises MPI_ERR_TYPE naming the type and the runtime.
+TYPE_QUERIES = {"MPI_Type_size", "MPI_Type_size_c", "MPI_Type_size_x", "MPI_Type_get_extent",
+                "MPI_Type_get_extent_c", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent",
+                "MPI_Type_get_true_extent_c", "MPI_Type_get_true_extent_x", "MPI_Type_get_name",
+                "MPI_Type_get_envelope", "MPI_Type_get_envelope_c"}
+# Runtimes whose buffered sends are guarded: Open MPI 4.1's ob1 spends a sequence number on an MPI_Bsend
+# before it finds no room for the message in the attached buffer; the refused message is never sent, and
+# the receiver waits for that number, holding back every later message from the process on the
+# communicator. A message that cannot fit even the empty buffer is refused by the translator instead,
+# before the runtime sees it. (One that finds the buffer full of pending messages still meets the bug.)
+BSEND_GUARD = {"ompi"}
+# MPI_Type_get_contents(_c) hands back the integers a type was built from; those that are constants are
+# the runtime's and are converted like the constructor's arguments (constructor, its integer arguments).
+CONTENTS_CONSTANTS = {"MPI_COMBINER_DARRAY": ("MPI_Type_create_darray", ("array_of_distribs", "array_of_dargs", "order")),
+                      "MPI_COMBINER_SUBARRAY": ("MPI_Type_create_subarray", ("order",))}
+
+
 class GenError(Exception):
     """A runtime or description fact the generator cannot use; the message says which."""
 
@@ -421,6 +442,22 @@ class Conversions:
                         "entries": entries, "dynamic": any(v.kind != "int" for _, v in entries)}
         return out
 
+    # -- optional predefined datatypes the runtime lacks --
+    def missing_datatypes(self) -> list:
+        """(ABI value, name, size or None) of each ABI datatype the runtime does not define, or defines as
+        its MPI_DATATYPE_NULL (MPICH 4.0's MPI_INTEGER16): passed down, it would be a null handle."""
+        null = self.facts.consts.get("MPI_DATATYPE_NULL")
+        out = []
+        for c in self.api.constants.values():
+            if c.ctype != "MPI_Datatype" or c.alias_of is not None or c.name == "MPI_DATATYPE_NULL":
+                continue
+            v = self.facts.consts.get(c.name)
+            if v is not None and (null is None or (v.kind, v.value, v.symbol) != (null.kind, null.value, null.symbol)):
+                continue
+            m = OPTIONAL_TYPE_SIZE.fullmatch(c.name)
+            out.append((c.value, c.name, int(m.group(1)) if m else None))
+        return out
+
     # -- sentinels --
     def sentinel_pairs(self, names: list, ctype: str) -> list[tuple[str, str]]:
         """(ABI expression, runtime expression) for each sentinel whose runtime value differs."""
@@ -720,6 +757,7 @@ class ThunkWriter:
         self.helpers: set = set()
         self.attr_fix = False
         self.statuses_ignored = False  # generating the MPI_STATUSES_IGNORE twin of a thunk
+        self.missing_types = conv.missing_datatypes()
 
     # -- small helpers --
     def cname_of(self, cls: str) -> str:
@@ -752,6 +790,8 @@ class ThunkWriter:
                 n = self.len_expr(f, ref)
                 return f"sum_ints({comm}, {n})" if fn == "sum" else f"({n} > 0 ? {comm}[{n} - 1] : 0)"
             raise GenError(f"{f.name}({a.name}): cannot compute len={v} for a converted array")
+        if f.name in ("MPI_Type_get_contents", "MPI_Type_get_contents_c") and v == "max_datatypes":
+            return "static_cast<int>(shape_.ok && shape_.n[3] < max_datatypes ? shape_.n[3] : max_datatypes)"
         ref = f.arg(v)
         return f"({v} != nullptr ? *{v} : 0)" if ref.is_pointer else v
 
@@ -913,6 +953,8 @@ class ThunkWriter:
     def handle_arg(self, f, a, b: Body) -> str:
         n, cls = a.name, a.kind_param
         rt, a2r, r2a = f"r_{cls}", f"h_a2r_{cls}", f"h_r2a_{cls}"
+        if cls == "datatype" and self.missing_types and a.direction in ("in", "inout") and f.name not in TYPE_QUERIES:
+            self.missing_type_check(f, a, b)
         if a.is_array and not a.is_const and self.conv.classes[cls]["repr"] == "ptr":
             # A runtime handle is as wide as ours: converted in the application's own array (which
             # MPI owns during the call) and back, without a copy.
@@ -962,6 +1004,198 @@ class ThunkWriter:
                                    f"if ({n} != nullptr) *{n} = {r2a}(c_{n});"))
         return f"{n} != nullptr ? &c_{n} : nullptr"
 
+    @staticmethod
+    def found_flag(f: mpi_api.Function) -> str | None:
+        """The condition under which a call with a `flag` output wrote its status: the runtime (like the
+        native engine) leaves the status alone when the flag says nothing was found or completed
+        (MPI_Iprobe, MPI_Test, ...), and applications keep values there across such calls."""
+        flag = next((x.name for x in f.args if x.kind_base == "flag" and x.direction == "out"), None)
+        return f"{flag} != nullptr && *{flag}" if flag else None
+
+    # -- optional predefined datatypes the runtime lacks --
+    def errh_object(self, f: mpi_api.Function) -> tuple[str, str]:
+        """The class (comm, win, file, or "" for none) and ABI expression of the object whose error handler
+        an error of f is raised on (errh= in the API description)."""
+        errh = f.attrs.get("errh", "none")
+        if errh == "COMM_SELF":
+            return "comm", "MPI_COMM_SELF"
+        a = next((x for x in f.args if x.name == errh), None)
+        if a is None or a.is_array or a.kind_param not in ("comm", "win", "file"):
+            return "", "nullptr"
+        return a.kind_param, f"({a.name} != nullptr ? *{a.name} : nullptr)" if a.is_pointer else a.name
+
+    def missing_type_check(self, f: mpi_api.Function, a: mpi_api.Arg, b: Body):
+        """A datatype the runtime lacks never goes down as its null handle: the call raises MPI_ERR_TYPE."""
+        self.helpers.add("missing_type")
+        cls, obj = self.errh_object(f)
+        raise_ = f'return missing_type_raise("{f.name}", {{}}, "{cls}", {obj});'
+        n = a.name
+        if a.is_array:
+            length = self.len_expr(f, a)
+            b.pre2.append(f"for (int i_ = 0, l_ = {n} != nullptr ? {length} : 0; i_ < l_; ++i_)")
+            b.pre2.append(f"    if (TESSERA_TR_UNLIKELY(missing_type({n}[i_]))) " + raise_.format(f"{n}[i_]"))
+        elif a.is_pointer:
+            b.pre1.append(f"if (TESSERA_TR_UNLIKELY({n} != nullptr && missing_type(*{n}))) " + raise_.format(f"*{n}"))
+        else:
+            b.pre1.append(f"if (TESSERA_TR_UNLIKELY(missing_type({n}))) " + raise_.format(n))
+
+    def missing_type_answer(self, f: mpi_api.Function, b: Body):
+        """The queries whose answers the ABI fixes for an optional type, answered without the runtime."""
+        self.helpers.add("missing_type")
+        t = f.args[0].name
+        lines = []
+        for a in f.args[1:]:
+            if a.kind_base == "bytes":
+                lines.append(f"if ({a.name} != nullptr) *{a.name} = size_;")
+            elif a.kind_base in ("disp", "count"):
+                lines.append(f"if ({a.name} != nullptr) *{a.name} = 0;")
+            elif a.kind_base == "enum" and a.kind_param == "combiner":
+                lines.append(f"if ({a.name} != nullptr) *{a.name} = MPI_COMBINER_NAMED;")
+            elif a.kind_base == "string":
+                strlen = next((x.name for x in f.args if x.kind_base == "strlen"), "nullptr")
+                lines.append(f"if ({a.name} != nullptr) copy_string({a.name}, {a.attrs['max']}, missing_type_name({t}), {strlen});")
+            elif a.kind_base == "strlen":
+                continue
+            else:
+                raise GenError(f"{f.name}({a.name}): no answer for an optional datatype")
+        sized = any(a.kind_base == "bytes" for a in f.args)
+        b.pre1.append(f"if (TESSERA_TR_UNLIKELY(missing_type({t}))) {{")
+        if sized:
+            cls, obj = self.errh_object(f)
+            b.pre1.append(f"    const int size_ = missing_type_size({t});")
+            b.pre1.append(f'    if (size_ < 0) return missing_type_raise("{f.name}", {t}, "{cls}", {obj});')
+        b.pre1 += ["    " + ln for ln in lines] + ["    return MPI_SUCCESS;", "}"]
+
+    def missing_type_code(self) -> list[str]:
+        label = {"ompi": "Open MPI", "mpich": "MPICH"}.get(self.rt, self.rt)
+        values = sorted(v for v, _, _ in self.missing_types)
+        o = [f"/* ABI datatypes {label} lacks (or defines as its MPI_DATATYPE_NULL): "
+             + ", ".join(n for _, n, _ in self.missing_types) + ". */",
+             "inline bool missing_type(MPI_Datatype t)", "{",
+             "    const uintptr_t v = reinterpret_cast<uintptr_t>(t);",
+             f"    if (TESSERA_TR_LIKELY(v - {values[0]:#x}u > {values[-1] - values[0]:#x}u)) return false;",
+             "    switch (v) {"]
+        o += [f"    case {v:#x}:" for v in values]
+        o += ["        return true;", "    default:", "        return false;", "    }", "}",
+              "const char *missing_type_name(MPI_Datatype t)", "{", "    switch (reinterpret_cast<uintptr_t>(t)) {"]
+        o += [f'    case {v:#x}: return "{n}";' for v, n, _ in self.missing_types]
+        o += ['    default: return "?";', "    }", "}",
+              "/* The size the ABI gives it; -1 when it fixes none. */",
+              "int missing_type_size(MPI_Datatype t)", "{", "    switch (reinterpret_cast<uintptr_t>(t)) {"]
+        o += [f"    case {v:#x}: return {size};" for v, _, size in self.missing_types if size is not None]
+        o += ["    default: return -1;", "    }", "}",
+              "[[gnu::cold, gnu::noinline]] int missing_type_raise(const char *function, MPI_Datatype type,",
+              "                                                    const char *cls, void *object)",
+              "{",
+              "    const std::string text = std::string(function) + \": MPI_ERR_TYPE: \" + missing_type_name(type) +",
+              "                             \" is not provided by \" + mca_translator_base_runtime_name();",
+              "    return raise_through_table(MPI_ERR_TYPE, cls, object, text.c_str());",
+              "}", ""]
+        return o
+
+    def raise_code(self) -> list[str]:
+        return ["/* An error the translator finds itself, raised on the error handler of the call's object (cls",
+                " * 'c'omm, 'w'in, 'f'ile; none else) through the dispatch table: the runtime owns the handlers.",
+                " * The text is printed first when the handler ends the job, whose own message would not say it. */",
+                "[[gnu::cold, gnu::noinline]] int raise_through_table(int code, const char *cls, void *object,",
+                "                                                     const char *text)",
+                "{",
+                "    const tessera_mpi_dispatch_t &t = tessera_mpi_dispatch;",
+                "    MPI_Errhandler h = MPI_ERRHANDLER_NULL;",
+                "    int got = MPI_ERR_OTHER;",
+                "    const char c = cls[0];",
+                "    if (c == 'c') got = t.Comm_get_errhandler(static_cast<MPI_Comm>(object), &h);",
+                "    else if (c == 'w') got = t.Win_get_errhandler(static_cast<MPI_Win>(object), &h);",
+                "    else if (c == 'f') got = t.File_get_errhandler(static_cast<MPI_File>(object), &h);",
+                "    const bool fatal = got != MPI_SUCCESS || h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_ABORT;",
+                "    if (fatal) std::fprintf(stderr, \"%s\\n\", text);",
+                "    if (got != MPI_SUCCESS) return code;",
+                "    if (!fatal && h != MPI_ERRORS_RETURN) (void)t.Errhandler_free(&h);",
+                "    if (c == 'c') (void)t.Comm_call_errhandler(static_cast<MPI_Comm>(object), code);",
+                "    else if (c == 'w') (void)t.Win_call_errhandler(static_cast<MPI_Win>(object), code);",
+                "    else (void)t.File_call_errhandler(static_cast<MPI_File>(object), code);",
+                "    return code;",
+                "}", ""]
+
+    # -- buffered sends the runtime would lose --
+    def bsend_guard(self, f: mpi_api.Function, b: Body):
+        """MPI_Bsend/MPI_Ibsend of a message that cannot fit the attached buffer: refused here (BSEND_GUARD)."""
+        self.helpers.add("bsend_guard")
+        req = next((a.name for a in f.args if a.kind == "handle:request"), None)
+        b.pre2.append(f"if (TESSERA_TR_UNLIKELY(dest != MPI_PROC_NULL && !bsend_fits(count, c_datatype, c_comm))) {{")
+        if req:
+            b.pre2.append(f"    if ({req} != nullptr) *{req} = MPI_REQUEST_NULL;")
+        b.pre2 += [f'    return bsend_refused("{f.name}", count, comm);', "}"]
+
+    def bsend_guard_code(self) -> list[str]:
+        overhead = self.facts.int_value("MPI_BSEND_OVERHEAD") or 0
+        return ["/* The size of the buffer attached for buffered sends (0: none). */",
+                "std::atomic<long long> bsend_attached{0};",
+                "/* Whether a buffered send of count elements can fit the attached buffer at all: its packed size",
+                f" * and the runtime's MPI_BSEND_OVERHEAD ({overhead}) within the size attached. */",
+                "bool bsend_fits(int count, r_datatype type, r_comm comm)", "{",
+                "    int packed = 0;", "    tessera_translator_enter();",
+                "    const int rc = fn.Pack_size(count, type, comm, &packed);", "    tessera_translator_leave();",
+                f"    return rc != 0 || packed == 0 || packed + {overhead}LL <= bsend_attached.load(std::memory_order_relaxed);",
+                "}",
+                "[[gnu::cold, gnu::noinline]] int bsend_refused(const char *function, int count, MPI_Comm comm)", "{",
+                "    const std::string text = std::string(function) + \": MPI_ERR_BUFFER: \" + std::to_string(count) +",
+                "        \" elements do not fit the attached buffer of \" + std::to_string(bsend_attached.load()) +",
+                "        \" bytes (each pending message needs its MPI_Pack_size + MPI_BSEND_OVERHEAD)\";",
+                "    return raise_through_table(MPI_ERR_BUFFER, \"comm\", comm, text.c_str());",
+                "}", ""]
+
+    # -- MPI_Type_get_contents: the integers that are constants --
+    def contents_code(self) -> list[str]:
+        o = ["/* A runtime type's envelope: its combiner and the numbers of integers, addresses, large counts and",
+             " * datatypes its contents have (ok false when the runtime refused). */",
+             "struct ContentsShape {", "    bool ok;", "    int combiner;", "    long long n[4];", "};",
+             "ContentsShape contents_shape(r_datatype t, bool large)", "{",
+             "    ContentsShape s{false, 0, {0, 0, 0, 0}};", "    int rc = -1;", "    tessera_translator_enter();",
+             "    if (large) {", "        MPI_Count n[4] = {0, 0, 0, 0};"]
+        if self.facts.funcs.get("MPI_Type_get_envelope_c"):
+            o += ["        rc = fn.Type_get_envelope_c(t, &n[0], &n[1], &n[2], &n[3], &s.combiner);",
+                  "        for (int i = 0; i < 4; ++i) s.n[i] = n[i];"]
+        else:
+            o.append("        (void)n;")
+        o += ["    } else {", "        int n[3] = {0, 0, 0};",
+              "        rc = fn.Type_get_envelope(t, &n[0], &n[1], &n[2], &s.combiner);",
+              "        s.n[0] = n[0];", "        s.n[1] = n[1];", "        s.n[3] = n[2];", "    }",
+              "    tessera_translator_leave();", "    s.ok = rc == 0;", "    return s;", "}", "",
+              "/* The integers MPI_Type_get_contents(_c) gave, those that are constants (a darray's distributions,",
+              " * default dargs and order, a subarray's order) converted to the ABI's. The order is the last",
+              " * integer of both; a darray made with MPI_Count sizes has its gsizes among the large counts",
+              " * (3 * ndims + 4 integers instead of 4 * ndims + 4). */",
+              "void contents_constants_r2a(const ContentsShape &s, int *ints, long long max)", "{",
+              "    if (!s.ok || ints == nullptr) return;",
+              "    const long long ni = s.n[0];",
+              "    const long long end = ni < max ? ni : max;",
+              "    const auto conv = [&](long long i, int (*f)(int)) {",
+              "        if (i >= 0 && i < end) ints[i] = f(ints[i]);",
+              "    };"]
+        for comb, (ctor, names) in CONTENTS_CONSTANTS.items():
+            rv = self.facts.int_value(comb)
+            if rv is None or not self.facts.funcs.get(ctor):
+                continue
+            f = self.api.function(ctor)
+            maps = {}
+            for n in names:
+                pfx = self.map_prefix(f.arg(n))
+                maps[n] = f"{pfx}_r2a" if pfx else "[](int x) { return x; }"
+            o.append(f"    if (s.combiner == {c_int(rv)}) {{ /* {comb} */")
+            if comb == "MPI_COMBINER_DARRAY":
+                o += ["        if (end < 3) return;",
+                      "        const long long nd = ints[2];",
+                      "        const long long first = ni == 4 * nd + 4 ? 3 + nd : 3; /* after the gsizes, if here */",
+                      "        for (long long k = 0; k < nd; ++k) {",
+                      f"            conv(first + k, {maps['array_of_distribs']});",
+                      f"            conv(first + nd + k, {maps['array_of_dargs']});",
+                      "        }"]
+            o.append(f"        conv(ni - 1, {maps['order']});")
+            o.append("    }")
+        o += ["}", ""]
+        return o
+
     def status_arg(self, f, a, b: Body) -> str:
         n = a.name
         if a.is_array:
@@ -978,6 +1212,9 @@ class ThunkWriter:
             # A runtime may leave MPI_ERROR alone (the standard sets it only with MPI_ERR_IN_STATUS): the
             # application then finds the value it had, as it would without translation.
             b.pre2.append(f"for (int i_ = 0; i_ < len_{n}; ++i_) status_keep_error(&{n}[i_], &c_{n}[i_]);")
+            found = self.found_flag(f)
+            if found:  # an error (MPI_ERR_IN_STATUS) also reports in the statuses
+                valid = f"(rc_ != 0 || ({found}) ? {valid} : 0)"
             b.post_arrays.append(("always", f"for (int i_ = 0, v_ = {valid}; i_ < v_ && i_ < len_{n}; ++i_) "
                                             f"status_r2a(&c_{n}[i_], &{n}[i_]);"))
             return f"{n} != MPI_STATUSES_IGNORE ? c_{n} : {ign}"
@@ -987,8 +1224,9 @@ class ThunkWriter:
         else:
             b.pre2.append(f"if ({n} != nullptr) status_keep_error({n}, &c_{n});")
         if a.direction in ("out", "inout"):
+            found = self.found_flag(f)
             b.post_scalars.append(("always" if a.direction == "inout" else "success",
-                                   f"if ({n} != nullptr) status_r2a(&c_{n}, {n});"))
+                                   f"if ({n} != nullptr{f' && {found}' if found else ''}) status_r2a(&c_{n}, {n});"))
         if "ignorable" in a.flags:
             ign = self.rt_pointer("MPI_STATUS_IGNORE", "r_status *")
             return f"{n} != MPI_STATUS_IGNORE ? &c_{n} : {ign}"
@@ -1207,6 +1445,25 @@ class ThunkWriter:
         b = Body()
         if f.name in ("MPI_Error_class", "MPI_Error_string"):
             self.error_class_shortcut(f, b)
+        if f.name in TYPE_QUERIES and self.missing_types:
+            self.missing_type_answer(f, b)
+        if self.rt in BSEND_GUARD and f.name in ("MPI_Bsend", "MPI_Ibsend"):
+            self.bsend_guard(f, b)
+        if self.rt in BSEND_GUARD and f.name in ("MPI_Buffer_attach", "MPI_Buffer_detach"):
+            self.helpers.add("bsend_guard")
+            b.post_scalars.append(("success", "bsend_attached.store(size, std::memory_order_relaxed);"
+                                   if f.name == "MPI_Buffer_attach" else "bsend_attached.store(0, std::memory_order_relaxed);"))
+        if f.name in ("MPI_Type_get_contents", "MPI_Type_get_contents_c"):
+            # The envelope first: where the integers that are constants are, and how many entries the
+            # runtime will really write (Open MPI 4.1 walks all max_datatypes entries of the array as
+            # handles it returned: garbage past the last one crashes it).
+            self.helpers.add("contents")
+            large = f.name.endswith("_c")
+            b.pre2.append(f"const ContentsShape shape_ = contents_shape(c_datatype, {'true' if large else 'false'});")
+            for a, k in (("max_integers", 0), ("max_addresses", 1), ("max_large_counts", 2), ("max_datatypes", 3)):
+                if any(x.name == a for x in f.args):
+                    b.override[a] = f"shape_.ok && shape_.n[{k}] < {a} ? static_cast<decltype({a})>(shape_.n[{k}]) : {a}"
+            b.post_scalars.append(("success", "contents_constants_r2a(shape_, array_of_integers, max_integers);"))
         post_cb = self.callback_args(f, b)
         overrides = PROTOTYPE_OVERRIDES.get(self.rt, {}).get(f.name, {})
         args = []
@@ -1421,6 +1678,14 @@ class ThunkWriter:
              "    return MPI_ERR_INTERN;",
              "}",
              ""]
+        if self.helpers & {"missing_type", "bsend_guard"}:
+            o += self.raise_code()
+        if "missing_type" in self.helpers:
+            o += self.missing_type_code()
+        if "bsend_guard" in self.helpers:
+            o += self.bsend_guard_code()
+        if "contents" in self.helpers:
+            o += self.contents_code()
         if "group" in self.helpers:
             o += ["/* The length of an array indexed by the ranks of a communicator's (remote) group. */",
                   "int len_group(r_comm c)", "{", "    int inter = 0, n = 0;", "    tessera_translator_enter();",
@@ -1546,7 +1811,8 @@ class ThunkWriter:
              f'#include "translator_{rt}_facts.h"', "",
              "#include <dlfcn.h>", "", "#include <algorithm>", "#include <atomic>", "#include <cstdio>",
              "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>", "#include <utility>",
-             "#include <vector>", "", '#include "ompi/runtime/handle_int_blocks.h"', '#include "translator_kept_arrays.h"', "",
+             "#include <vector>", "", '#include "frameworks/translator/base/base.h"',
+             '#include "ompi/runtime/handle_int_blocks.h"', '#include "translator_kept_arrays.h"', "",
              f"namespace {ns} {{", "",
              f"size_t array_stack_max = 256;", "RuntimeSymbols g_sym;", f"void *g_predef_ptr[{PREDEFINED_LIMIT}];",
              "uintptr_t g_predef_lo, g_predef_span;", "const uint16_t *g_predef_index;", "",

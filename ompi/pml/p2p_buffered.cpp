@@ -1,6 +1,12 @@
 /* Buffered sends (MPI-4.1 3.6): the message is copied into the buffer the application attached and sent
  * from there; the call returns at once. Space is taken first-fit in the buffer and given back when the
- * send from it completes; a message that does not fit is MPI_ERR_BUFFER. */
+ * send from it completes; a message that does not fit is MPI_ERR_BUFFER.
+ *
+ * A message takes exactly its packed size + MPI_BSEND_OVERHEAD of the buffer, the standard's own
+ * accounting (MPI-4.1 3.6.1): applications size the buffer as the sum of that over the messages pending
+ * at once, whatever its alignment. Everything the implementation adds must therefore come out of the
+ * overhead: the bookkeeping lives outside the buffer, and the copy starts at the first aligned address
+ * of its piece. */
 #include "ompi/pml/p2p_functions.h"
 
 #include <cstdint>
@@ -19,14 +25,14 @@ namespace {
 
 struct Piece {
     std::size_t offset;
-    std::size_t size;     /* bytes of the buffer taken, MPI_BSEND_OVERHEAD included */
+    std::size_t size;     /* bytes of the buffer taken: the message + MPI_BSEND_OVERHEAD */
     pml::Request *send;
 };
 
 struct Attached {
     void *original = nullptr; /* what MPI_Buffer_detach gives back */
     int original_size = 0;
-    char *base = nullptr;     /* aligned */
+    char *base = nullptr;
     std::size_t size = 0;
     std::list<Piece> pieces; /* by offset */
 };
@@ -68,23 +74,28 @@ bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterato
 
 constexpr std::size_t kAlign = 16;
 
+/* The copy starts at most kAlign - 1 bytes into its piece: the overhead pays for the alignment. */
+static_assert(kAlign - 1 <= MPI_BSEND_OVERHEAD);
+
 /* Copies the message into the attached buffer and starts sending it from there. */
 int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, const void *buf, std::size_t count,
             const Datatype *type, int dest, int tag)
 {
     reap();
     const std::size_t bytes = count * type->size;
-    const std::size_t need = (bytes + MPI_BSEND_OVERHEAD + kAlign - 1) / kAlign * kAlign;
+    const std::size_t need = bytes + MPI_BSEND_OVERHEAD;
     std::size_t offset = 0;
     std::list<Piece>::iterator where;
     if (attached.base == nullptr || !find_space(need, &offset, &where)) {
         return raise_on_comm(comm, MPI_ERR_BUFFER, function,
                              attached.base == nullptr
                                  ? "no buffer is attached (MPI_Buffer_attach)"
-                                 : "the attached buffer of " + std::to_string(attached.size) + " bytes has no room for " +
-                                       std::to_string(need) + " more (message + MPI_BSEND_OVERHEAD)");
+                                 : "the attached buffer of " + std::to_string(attached.original_size) +
+                                       " bytes has no room for a message of " + std::to_string(bytes) +
+                                       " bytes (each pending message needs its size + MPI_BSEND_OVERHEAD)");
     }
-    char *copy = attached.base + offset;
+    const auto at = reinterpret_cast<std::uintptr_t>(attached.base + offset);
+    char *copy = attached.base + offset + (kAlign - at % kAlign) % kAlign;
     convertor_pack(buf, count, *type, 0, copy, bytes);
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Send;
@@ -189,11 +200,8 @@ int buffer_attach(void *buffer, int size)
         return raise_on_comm(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
                              "MPI_BUFFER_AUTOMATIC and NULL buffers are not supported");
     }
-    /* Pieces start aligned inside the buffer. */
-    const auto addr = reinterpret_cast<std::uintptr_t>(buffer);
-    const std::size_t skip = (kAlign - addr % kAlign) % kAlign;
-    attached.base = static_cast<char *>(buffer) + skip;
-    attached.size = static_cast<std::size_t>(size) > skip ? static_cast<std::size_t>(size) - skip : 0;
+    attached.base = static_cast<char *>(buffer);
+    attached.size = size > 0 ? static_cast<std::size_t>(size) : 0;
     attached.pieces.clear();
     attached.original = buffer;
     attached.original_size = size;
