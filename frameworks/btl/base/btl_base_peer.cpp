@@ -146,7 +146,8 @@ int mca_btl_base_add_procs(tessera_proc_t *const *procs, size_t nprocs)
         added().push_back(proc);
         std::string carriers;
         for (size_t k = 0; k < peer->count; ++k) {
-            carriers += (k == 0 ? "" : ", ") + std::string(peer->modules[k].btl->btl_name);
+            carriers += k == 0 ? "" : ", ";
+            carriers += peer->modules[k].btl->btl_name;
         }
         const tessera_job_info_t *job = tessera_job_info();
         const std::string me = job != nullptr ? "rank " + std::to_string(job->rank) : std::string("this process");
