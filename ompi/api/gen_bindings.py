@@ -38,7 +38,6 @@ Python 3 standard library only.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 from pathlib import Path
@@ -46,7 +45,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
-from gen_common import null_handle, write_atomically  # noqa: E402
+from gen_common import null_handle, outdir_main  # noqa: E402
 from gen_trace import after_prototype, hooks_after, hooks_before, hooks_needed  # noqa: E402
 
 HEADER_GUARD = "TESSERA_MPI_DISPATCH_H_INCLUDED"
@@ -386,22 +385,10 @@ def gen_checked(api: mpi_api.Api) -> str:
 
 
 def main(argv=None) -> int:
-    here = Path(__file__).resolve().parent
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--api", default=here / "mpi_api.txt", type=Path)
-    ap.add_argument("--constants", default=here / "constants.tsv", type=Path)
-    ap.add_argument("--outdir", required=True, type=Path)
-    args = ap.parse_args(argv)
-    try:
-        api = mpi_api.load(args.api, args.constants)
-        header, source, checked = gen_header(api), gen_source(api), gen_checked(api)
-    except mpi_api.ApiError as e:
-        print(f"gen_bindings: {e}", file=sys.stderr)
-        return 1
-    write_atomically(args.outdir / "tessera_mpi_dispatch.h", header)
-    write_atomically(args.outdir / "mpi_bindings.c", source)
-    write_atomically(args.outdir / "mpi_checked.c", checked)
-    return 0
+    return outdir_main(argv, __doc__, lambda api: {
+        Path("tessera_mpi_dispatch.h"): gen_header(api),
+        Path("mpi_bindings.c"): gen_source(api),
+        Path("mpi_checked.c"): gen_checked(api)})
 
 
 if __name__ == "__main__":
