@@ -179,8 +179,7 @@ def gen_glue(api: mpi_api.Api) -> str:
           "void native_fill(tessera_mpi_dispatch_t *t)",
           "{",
           "    namespace generated = native_generated;",
-          "    tessera_mpi_dispatch_t &f = generated::filled;",
-          "    f = {};",
+          "    tessera_mpi_dispatch_t f{};",
           "    /* What the engine defines. */"]
     for f in api.functions:
         o.append(f"    f.{slot(f)} = native::{native_name(f)};")
@@ -198,7 +197,8 @@ def gen_glue(api: mpi_api.Api) -> str:
         f = by_name[name]
         o.append(f"    if (f.{slot(f)} == nullptr && f.{slot(g)} != nullptr)")
         o.append(f"        f.{slot(f)} = generated::{native_name(f)};")
-    o += ["    *t = f;", "}", "", "} // namespace tessera::ompi", ""]
+    # A second fill writes the same values over the table the persistent forms read: never a hole.
+    o += ["    generated::filled = f;", "    *t = f;", "}", "", "} // namespace tessera::ompi", ""]
     return "\n".join(o)
 
 
