@@ -11,7 +11,9 @@ Outputs (into --outdir):
                           of PMPI_x (the profiling interface: a tool's own MPI_x wins at link time); the
                           fallback of each function (what an entry no translator filled does).
   mpi_checked.c           the native engine's argument checks: for every function with checks, a
-                          wrapper that checks and calls the native implementation;
+                          wrapper that checks and calls the native implementation (and for every
+                          MPI_Count form with an int-count twin, one that clears the name the twin's
+                          generated form leaves in tessera_mpi_int_form, gen_native.py);
                           tessera_mpi_install_checked() puts them (or the bare implementation) into a
                           table. The native translator installs them; a runtime translator does not, so
                           that its calls are never checked against native objects.
@@ -38,7 +40,6 @@ Python 3 standard library only.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 from pathlib import Path
@@ -46,7 +47,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
-from gen_common import null_handle, write_atomically  # noqa: E402
+from gen_common import null_handle, outdir_main  # noqa: E402
 from gen_trace import after_prototype, hooks_after, hooks_before, hooks_needed  # noqa: E402
 
 HEADER_GUARD = "TESSERA_MPI_DISPATCH_H_INCLUDED"
@@ -217,6 +218,10 @@ def gen_header(api: mpi_api.Api) -> str:
           " * kind), saying that `function` failed because of `detail`; returns what the handler lets the",
           " * call return. TESSERA_MPI_OBJ_NONE invokes no handler and returns `code`. Native engine only. */",
           "int tessera_mpi_raise(int kind, const void *object, int code, const char *function, const char *detail);", "",
+          "/* The int-count function (\"MPI_Send\") the application called while the native engine runs it as its",
+          " * MPI_Count form (ompi/api/gen_native.py), so that an error names the function called; NULL once an",
+          " * MPI_Count form is called itself (mpi_checked.c). Native engine only. */",
+          "extern __thread const char *tessera_mpi_int_form __attribute__((tls_model(\"initial-exec\")));", "",
           "/* Defined by the library: reports that the selected runtime lacks `name` and returns",
           " * MPI_ERR_UNSUPPORTED_OPERATION (through the error handler of the call's object). */",
           "int tessera_mpi_unsupported(const char *name, int kind, const void *object);", "",
@@ -352,8 +357,11 @@ def gen_checked(api: mpi_api.Api) -> str:
          " * ompi/api/mpi_api.txt; do not edit. */",
          '#include "tessera_mpi_dispatch.h"', "",
          "/* The implementations the wrappers call, recorded by the first install. */",
-         "static tessera_mpi_dispatch_t checked_target;", ""]
-    checked = [f for f in api.functions if checks(f)]
+         "static tessera_mpi_dispatch_t checked_target;", "",
+         "__thread const char *tessera_mpi_int_form __attribute__((tls_model(\"initial-exec\"))) = NULL;", ""]
+    # An MPI_Count form with an int-count twin gets a wrapper even without checks: it clears the name
+    # the twin's generated form leaves behind (tessera_mpi_int_form).
+    checked = [f for f in api.functions if checks(f) or "large" in f.attrs]
     for f in checked:
         kind, obj = error_object(f)
         o.append(f"static {f.prototype('checked_' + slot(f))}")
@@ -361,6 +369,8 @@ def gen_checked(api: mpi_api.Api) -> str:
         for a in new_handles(f):
             o.append(f"    if ({a.name} != NULL)")
             o.append(f"        *{a.name} = {null_handle(api, a.kind_param)};")
+        if "large" in f.attrs:
+            o.append("    tessera_mpi_int_form = NULL;")
         for cond, code, what in checks(f):
             o.append(f"    if (TESSERA_MPI_UNLIKELY({cond}))")
             o.append(f"        return tessera_mpi_raise(TESSERA_MPI_OBJ_{kind}, {obj}, {code}, "
@@ -386,22 +396,10 @@ def gen_checked(api: mpi_api.Api) -> str:
 
 
 def main(argv=None) -> int:
-    here = Path(__file__).resolve().parent
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--api", default=here / "mpi_api.txt", type=Path)
-    ap.add_argument("--constants", default=here / "constants.tsv", type=Path)
-    ap.add_argument("--outdir", required=True, type=Path)
-    args = ap.parse_args(argv)
-    try:
-        api = mpi_api.load(args.api, args.constants)
-        header, source, checked = gen_header(api), gen_source(api), gen_checked(api)
-    except mpi_api.ApiError as e:
-        print(f"gen_bindings: {e}", file=sys.stderr)
-        return 1
-    write_atomically(args.outdir / "tessera_mpi_dispatch.h", header)
-    write_atomically(args.outdir / "mpi_bindings.c", source)
-    write_atomically(args.outdir / "mpi_checked.c", checked)
-    return 0
+    return outdir_main(argv, __doc__, lambda api: {
+        Path("tessera_mpi_dispatch.h"): gen_header(api),
+        Path("mpi_bindings.c"): gen_source(api),
+        Path("mpi_checked.c"): gen_checked(api)})
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ makes from inside itself is passed on untraced. Python 3 standard library only.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpi_api  # noqa: E402
-from gen_common import write_atomically  # noqa: E402
+from gen_common import outdir_main  # noqa: E402
 
 # mca_trace_base_collective_t (frameworks/trace/trace.h) for each trace=coll:<operation>. A
 # neighbourhood collective is reported as the operation it performs on its neighbours.
@@ -375,20 +374,8 @@ def gen_trace(api: mpi_api.Api) -> str:
 
 
 def main(argv=None) -> int:
-    here = Path(__file__).resolve().parent
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--api", default=here / "mpi_api.txt", type=Path)
-    ap.add_argument("--constants", default=here / "constants.tsv", type=Path)
-    ap.add_argument("--outdir", required=True, type=Path)
-    args = ap.parse_args(argv)
-    try:
-        api = mpi_api.load(args.api, args.constants)
-        source = gen_trace(api)
-    except (mpi_api.ApiError, GenError) as e:
-        print(f"gen_trace: {e}", file=sys.stderr)
-        return 1
-    write_atomically(args.outdir / "mpi_trace.c", source)
-    return 0
+    return outdir_main(argv, __doc__, lambda api: {Path("mpi_trace.c"): gen_trace(api)},
+                       errors=(mpi_api.ApiError, GenError))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 /* Attributes on communicators (MPI-4.1 7.7.2-7.7.4) and their deprecated MPI-1 names (MPI-4.1 19.1:
  * MPI_Keyval_create, MPI_Attr_put, ...), which behave the same. The bindings have checked the handles. */
-#include "ompi/attribute/attr_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/attribute/keyval_calls.h"
 #include "ompi/communicator/comm_checks.h"
 

@@ -1,6 +1,6 @@
 /* Attributes on datatypes (MPI-4.1 7.7.5), predefined datatypes included. MPI_Type_dup copies them and
  * MPI_Type_free deletes them (ompi/datatype). */
-#include "ompi/attribute/attr_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/attribute/keyval_calls.h"
 #include "ompi/datatype/type_checks.h"
 

@@ -1,7 +1,7 @@
 /* Attributes on windows (MPI-4.1 7.7.4) and the predefined ones every window has (12.2.6):
  * MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL. MPI_Win_free
  * deletes a window's attributes (ompi/win/win_create.cpp). */
-#include "ompi/attribute/attr_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/attribute/keyval_calls.h"
 #include "ompi/win/window.h"
 

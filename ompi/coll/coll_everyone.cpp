@@ -1,9 +1,10 @@
 /* MPI_Barrier, MPI_Allgather(v), MPI_Alltoall(v,w) and their non-blocking and MPI_Count forms
- * (MPI-4.1 6.3, 6.7, 6.8). MPI_IN_PLACE as sendbuf makes the send arguments insignificant: they are
- * neither checked nor given to the module. On an intercommunicator the blocks and per-rank arrays are
- * the remote group's, and MPI_IN_PLACE is not allowed. */
+ * (MPI-4.1 6.3, 6.7, 6.8); the int-count forms with scalar counts are generated from the MPI_Count ones
+ * (ompi/api/gen_native.py), those with arrays of counts are here. MPI_IN_PLACE as sendbuf makes the send
+ * arguments insignificant: they are neither checked nor given to the module. On an intercommunicator the
+ * blocks and per-rank arrays are the remote group's, and MPI_IN_PLACE is not allowed. */
 #include "ompi/coll/coll_checks.h"
-#include "ompi/coll/coll_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 
@@ -214,22 +215,10 @@ int ibarrier(MPI_Comm comm, MPI_Request *request)
     return barrier_impl("MPI_Ibarrier", comm, request);
 }
 
-int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return allgather_impl("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
-}
-
 int allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                 MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgather_impl("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
-}
-
-int iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return allgather_impl("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 int iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
@@ -268,22 +257,10 @@ int iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                            comm, request);
 }
 
-int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-             MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return alltoall_impl("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
-}
-
 int alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoall_impl("MPI_Alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
-}
-
-int ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return alltoall_impl("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 int ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,

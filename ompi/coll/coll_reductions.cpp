@@ -1,7 +1,9 @@
 /* MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Scan, MPI_Exscan and their non-blocking
- * and MPI_Count forms (MPI-4.1 6.9-6.11). Every one checks that its op is defined on its datatype. */
+ * and MPI_Count forms (MPI-4.1 6.9-6.11). Every one checks that its op is defined on its datatype. The
+ * int-count forms with scalar counts are generated from the MPI_Count ones (ompi/api/gen_native.py);
+ * MPI_Reduce_scatter's, with its array of counts, are here. */
 #include "ompi/coll/coll_checks.h"
-#include "ompi/coll/coll_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 
@@ -144,21 +146,10 @@ int reduce_scatter_block_impl(const char *function, const void *sbuf, void *rbuf
 
 } // namespace
 
-int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
-{
-    return reduce_impl("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
-}
-
 int reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
              MPI_Comm comm)
 {
     return reduce_impl("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
-}
-
-int ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-            MPI_Request *request)
-{
-    return reduce_impl("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 int ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
@@ -167,20 +158,9 @@ int ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype 
     return reduce_impl("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
-int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return allreduce_impl("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
-}
-
 int allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     return allreduce_impl("MPI_Allreduce_c", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
-}
-
-int iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-               MPI_Request *request)
-{
-    return allreduce_impl("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -213,25 +193,11 @@ int ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvco
     return reduce_scatter_impl("MPI_Ireduce_scatter_c", sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
-int reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                         MPI_Comm comm)
-{
-    return reduce_scatter_block_impl("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, datatype, op, comm,
-                                     nullptr);
-}
-
 int reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
                            MPI_Comm comm)
 {
     return reduce_scatter_block_impl("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, recvcount, datatype, op, comm,
                                      nullptr);
-}
-
-int ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                          MPI_Comm comm, MPI_Request *request)
-{
-    return reduce_scatter_block_impl("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, datatype, op, comm,
-                                     request);
 }
 
 int ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
@@ -241,20 +207,9 @@ int ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvco
                                      request);
 }
 
-int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return scan_impl("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
-}
-
 int scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     return scan_impl("MPI_Scan_c", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
-}
-
-int iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-          MPI_Request *request)
-{
-    return scan_impl("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -263,20 +218,9 @@ int iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype da
     return scan_impl("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
-int exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return exscan_impl("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
-}
-
 int exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     return exscan_impl("MPI_Exscan_c", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
-}
-
-int iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-            MPI_Request *request)
-{
-    return exscan_impl("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,

@@ -1,9 +1,11 @@
-/* MPI_Bcast, MPI_Gather(v), MPI_Scatter(v) and their non-blocking and MPI_Count forms (MPI-4.1 6.4-6.6).
- * Arguments the standard makes significant only at the root are checked only there, and given to the
- * module as NULL elsewhere; on an intercommunicator the root's group gives MPI_ROOT (the root) or
- * MPI_PROC_NULL (nothing is significant) and the root's blocks are the remote group's. */
+/* MPI_Bcast, MPI_Gather(v), MPI_Scatter(v) and their non-blocking and MPI_Count forms (MPI-4.1 6.4-6.6);
+ * the int-count forms with scalar counts are generated from the MPI_Count ones (ompi/api/gen_native.py),
+ * those with arrays of counts are here. Arguments the standard makes significant only at the root are
+ * checked only there, and given to the module as NULL elsewhere; on an intercommunicator the root's group
+ * gives MPI_ROOT (the root) or MPI_PROC_NULL (nothing is significant) and the root's blocks are the remote
+ * group's. */
 #include "ompi/coll/coll_checks.h"
-#include "ompi/coll/coll_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 
@@ -191,19 +193,9 @@ int scatterv_impl(const char *function, const void *sbuf, const Count *scounts, 
 
 } // namespace
 
-int bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    return bcast_impl("MPI_Bcast", buffer, count, datatype, root, comm, nullptr);
-}
-
 int bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     return bcast_impl("MPI_Bcast_c", buffer, count, datatype, root, comm, nullptr);
-}
-
-int ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return bcast_impl("MPI_Ibcast", buffer, count, datatype, root, comm, request);
 }
 
 int ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
@@ -211,22 +203,10 @@ int ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI
     return bcast_impl("MPI_Ibcast_c", buffer, count, datatype, root, comm, request);
 }
 
-int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return gather_impl("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
-}
-
 int gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
              MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return gather_impl("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
-}
-
-int igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return gather_impl("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 int igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
@@ -265,24 +245,11 @@ int igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, 
                         comm, request);
 }
 
-int scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return scatter_impl("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
-}
-
 int scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
               MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return scatter_impl("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         nullptr);
-}
-
-int iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return scatter_impl("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                        request);
 }
 
 int iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,

@@ -10,7 +10,7 @@
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/communicator/comm_creation.h"
-#include "ompi/communicator/comm_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 
 namespace tessera::ompi::native {

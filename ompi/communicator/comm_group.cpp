@@ -4,7 +4,7 @@
 
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/group/group.h"
-#include "ompi/communicator/comm_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/group/group_ops.h"
 
 namespace tessera::ompi::native {

@@ -5,7 +5,7 @@
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
-#include "ompi/communicator/comm_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 

@@ -17,7 +17,7 @@
 #include "ompi/communicator/comm_channel.h"
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/communicator/comm_creation.h"
-#include "ompi/communicator/comm_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/group/group.h"
 #include "ompi/pml/pml_internal.h"

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "ompi/communicator/comm_checks.h"
-#include "ompi/communicator/comm_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/string_out.h"
 

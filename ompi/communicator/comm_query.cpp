@@ -1,7 +1,7 @@
 /* MPI_Comm_rank and MPI_Comm_size (MPI-4.1 7.4.1), MPI_Comm_get_parent (11.8.2). The bindings have
  * checked the handles and the output pointers. */
 #include "ompi/communicator/comm_checks.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
 
 namespace tessera::ompi::native {

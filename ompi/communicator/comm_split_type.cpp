@@ -21,7 +21,7 @@
 #include "ompi/coll/coll_objects.h"
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/communicator/comm_creation.h"
-#include "ompi/communicator/comm_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/runtime.h"
 #include "opal/hw_resources.h"

@@ -9,7 +9,7 @@
 #include "ompi/attribute/attribute.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/datatype/type_checks.h"
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 

@@ -9,7 +9,7 @@
 
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/datatype/type_checks.h"
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 
 namespace tessera::ompi::native {
@@ -249,28 +249,10 @@ int pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, M
     return pack_ext("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, outsize, position);
 }
 
-int pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
-                  MPI_Aint outsize, MPI_Aint *position)
-{
-    MPI_Count pos = *position;
-    const int rc = pack_ext("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize, &pos);
-    *position = static_cast<MPI_Aint>(pos);
-    return rc;
-}
-
 int unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
                       MPI_Count outcount, MPI_Datatype datatype)
 {
     return unpack_ext("MPI_Unpack_external_c", datarep, inbuf, insize, position, outbuf, outcount, datatype);
-}
-
-int unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
-                    int outcount, MPI_Datatype datatype)
-{
-    MPI_Count pos = *position;
-    const int rc = unpack_ext("MPI_Unpack_external", datarep, inbuf, insize, &pos, outbuf, outcount, datatype);
-    *position = static_cast<MPI_Aint>(pos);
-    return rc;
 }
 
 int pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
@@ -281,14 +263,6 @@ int pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype da
     }
     *size = incount * static_cast<MPI_Count>(external_size(t));
     return MPI_SUCCESS;
-}
-
-int pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size)
-{
-    MPI_Count s = 0;
-    const int rc = pack_external_size_c(datarep, incount, datatype, &s);
-    *size = static_cast<MPI_Aint>(s);
-    return rc;
 }
 
 } // namespace tessera::ompi::native

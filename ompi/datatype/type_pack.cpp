@@ -4,7 +4,7 @@
 
 #include "ompi/datatype/convertor.h"
 #include "ompi/datatype/type_checks.h"
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 
 namespace tessera::ompi::native {
@@ -58,28 +58,10 @@ int pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *ou
     return pack_impl("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
-int pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
-         MPI_Comm comm)
-{
-    MPI_Count pos = *position;
-    const int rc = pack_impl("MPI_Pack", inbuf, incount, datatype, outbuf, outsize, &pos, comm);
-    *position = static_cast<int>(pos);
-    return rc;
-}
-
 int unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
              MPI_Datatype datatype, MPI_Comm comm)
 {
     return unpack_impl("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount, datatype, comm);
-}
-
-int unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
-           MPI_Comm comm)
-{
-    MPI_Count pos = *position;
-    const int rc = unpack_impl("MPI_Unpack", inbuf, insize, &pos, outbuf, outcount, datatype, comm);
-    *position = static_cast<int>(pos);
-    return rc;
 }
 
 int pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
@@ -89,20 +71,6 @@ int pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Cou
         return rc;
     }
     *size = incount * static_cast<MPI_Count>(t->size);
-    return MPI_SUCCESS;
-}
-
-int pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    MPI_Count s = 0;
-    if (int rc = pack_size_c(incount, datatype, comm, &s); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (s > INT32_MAX) {
-        return raise_on_comm(comm, MPI_ERR_COUNT, "MPI_Pack_size",
-                             std::to_string(s) + " bytes do not fit in an int: use MPI_Pack_size_c");
-    }
-    *size = static_cast<int>(s);
     return MPI_SUCCESS;
 }
 

@@ -9,7 +9,7 @@
 #include "ompi/attribute/attribute.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/datatype/type_checks.h"
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/pml/pml_request.h"
 
 namespace tessera::ompi::native {
@@ -181,17 +181,6 @@ int type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
     return MPI_SUCCESS;
 }
 
-int type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
-{
-    MPI_Count l = 0, e = 0;
-    if (int rc = type_get_extent_c(datatype, &l, &e); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *lb = static_cast<MPI_Aint>(l);
-    *extent = static_cast<MPI_Aint>(e);
-    return MPI_SUCCESS;
-}
-
 int type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     const Datatype *t = nullptr;
@@ -200,17 +189,6 @@ int type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count 
     }
     *true_lb = t->true_lb;
     *true_extent = t->true_ub - t->true_lb;
-    return MPI_SUCCESS;
-}
-
-int type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
-{
-    MPI_Count l = 0, e = 0;
-    if (int rc = type_get_true_extent_c(datatype, &l, &e); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *true_lb = static_cast<MPI_Aint>(l);
-    *true_extent = static_cast<MPI_Aint>(e);
     return MPI_SUCCESS;
 }
 
@@ -295,16 +273,6 @@ int get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *c
     }
     const MPI_Count n = datatype_elements_in(t, bytes);
     *count = n < 0 ? MPI_UNDEFINED : n;
-    return MPI_SUCCESS;
-}
-
-int get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    MPI_Count c = 0;
-    if (int rc = get_elements_c(status, datatype, &c); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *count = to_int(c);
     return MPI_SUCCESS;
 }
 

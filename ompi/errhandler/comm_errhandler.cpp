@@ -2,7 +2,7 @@
  * communicator and error handler handles. */
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/errhandler/errhandler.h"
-#include "ompi/errhandler/errhandler_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/error_classes.h"
 
 namespace tessera::ompi::native {

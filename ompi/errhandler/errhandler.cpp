@@ -1,5 +1,6 @@
 #include "ompi/errhandler/errhandler.h"
 
+#include <cstring>
 #include <memory>
 
 #include "ompi/communicator/communicator.h"
@@ -7,6 +8,7 @@
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/user_handle.h"
 #include "ompi/win/window.h"
+#include "tessera_mpi_dispatch.h"
 
 namespace tessera::ompi {
 
@@ -22,6 +24,19 @@ bool predefined(MPI_Errhandler h)
 Errhandler *user_handler(MPI_Errhandler h)
 {
     return user_object<Errhandler>(h);
+}
+
+/* The function the application called: an int-count function the engine runs as its MPI_Count form
+ * (generated, ompi/api/gen_native.py) raises under the MPI_Count name, "MPI_Send_c" for MPI_Send. */
+const char *called_function(const char *function)
+{
+    const char *called = tessera_mpi_int_form;
+    if (called == nullptr) {
+        return function;
+    }
+    const std::size_t n = std::strlen(called);
+    const bool twin = std::strncmp(function, called, n) == 0 && std::strcmp(function + n, "_c") == 0;
+    return twin ? called : function;
 }
 
 /* The handler that decides, and the object it is called with. */
@@ -227,7 +242,7 @@ int raise_error(ObjectKind kind, const void *object, int code, const char *funct
      * MPI_ERRORS_ABORT end only the communicator's processes; with no way yet to end part of a job,
      * Tessera ends all of it, as MPI_Abort may. The exit status is the error class. */
     const int error_class = error_class_of(code);
-    const std::string what = std::string(function) + ": " + error_name(code) + ": " + detail +
+    const std::string what = std::string(called_function(function)) + ": " + error_name(code) + ": " + detail +
                              "; the error handler " + errhandler_name(t.handler) + " of " + t.on + " ends the job";
     abort_job(error_class, what, process_label() + ": " + what + " (exit status " + std::to_string(error_class) + ")");
 }

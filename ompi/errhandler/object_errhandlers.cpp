@@ -4,7 +4,7 @@
 #include <string>
 
 #include "ompi/errhandler/errhandler.h"
-#include "ompi/errhandler/errhandler_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/error_classes.h"
 #include "ompi/win/window.h"
 

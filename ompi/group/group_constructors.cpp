@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "ompi/group/group_checks.h"
-#include "ompi/group/group_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/group/group_ops.h"
 
 namespace tessera::ompi::native {

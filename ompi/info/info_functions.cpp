@@ -5,7 +5,7 @@
 
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
-#include "ompi/info/info_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/string_out.h"
 
 namespace tessera::ompi::native {

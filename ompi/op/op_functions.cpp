@@ -1,5 +1,5 @@
 /* MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local. */
-#include "ompi/op/op_functions.h"
+#include "ompi/runtime/native_api.h"
 
 #include <string>
 
@@ -97,11 +97,6 @@ int op_commutative(MPI_Op op, int *commute)
     }
     *commute = o->commutative ? 1 : 0;
     return MPI_SUCCESS;
-}
-
-int reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
-{
-    return reduce_local_impl("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
 }
 
 int reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)

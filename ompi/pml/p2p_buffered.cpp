@@ -233,16 +233,6 @@ int buffer_flush()
     return MPI_SUCCESS;
 }
 
-int bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return start_buffered("MPI_Bsend", buf, count, datatype, dest, tag, comm);
-}
-
-int ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    return done_request(start_buffered("MPI_Ibsend", buf, count, datatype, dest, tag, comm), request);
-}
-
 int bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     return start_buffered("MPI_Bsend_c", buf, count, datatype, dest, tag, comm);
@@ -252,12 +242,6 @@ int ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, 
              MPI_Request *request)
 {
     return done_request(start_buffered("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm), request);
-}
-
-int bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
-{
-    return bsend_init_impl("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, request);
 }
 
 int bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,

@@ -125,16 +125,6 @@ int imrecv_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype d
 
 } // namespace
 
-int mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
-{
-    return mrecv_impl("MPI_Mrecv", buf, count, datatype, message, status);
-}
-
-int imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
-{
-    return imrecv_impl("MPI_Imrecv", buf, count, datatype, message, request);
-}
-
 int mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
     return mrecv_impl("MPI_Mrecv_c", buf, count, datatype, message, status);

@@ -1,4 +1,6 @@
-/* Sends, receives and probes (MPI-4.1 3.2-3.9): blocking ones are their non-blocking form and a wait. */
+/* Sends, receives and probes (MPI-4.1 3.2-3.9): blocking ones are their non-blocking form and a wait.
+ * The sends and receives are written in their MPI_Count forms; the int-count forms are generated
+ * (ompi/api/gen_native.py). */
 #include "ompi/pml/p2p_functions.h"
 
 #include <cstring>
@@ -138,84 +140,6 @@ int blocking_send(const char *function, const void *buf, MPI_Count count, MPI_Da
 
 } // namespace
 
-int send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm, pml::SendMode::Standard);
-}
-
-int ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, pml::SendMode::Sync);
-}
-
-int rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, pml::SendMode::Ready);
-}
-
-int recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
-{
-    Request *r = nullptr;
-    if (int rc = make_recv("MPI_Recv", buf, count, datatype, source, tag, comm, false, &r); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    return finish("MPI_Recv", comm, r, status);
-}
-
-int isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_send("MPI_Isend", buf, count, datatype, dest, tag, comm,
-                                pml::SendMode::Standard, false, &r), &r, request);
-}
-
-int issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_send("MPI_Issend", buf, count, datatype, dest, tag, comm,
-                                pml::SendMode::Sync, false, &r), &r, request);
-}
-
-int irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_send("MPI_Irsend", buf, count, datatype, dest, tag, comm,
-                                pml::SendMode::Ready, false, &r), &r, request);
-}
-
-int irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, false, &r), &r, request);
-}
-
-int send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_send("MPI_Send_init", buf, count, datatype, dest, tag, comm,
-                                pml::SendMode::Standard, true, &r), &r, request);
-}
-
-int ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_send("MPI_Ssend_init", buf, count, datatype, dest, tag, comm,
-                                pml::SendMode::Sync, true, &r), &r, request);
-}
-
-int rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_send("MPI_Rsend_init", buf, count, datatype, dest, tag, comm,
-                                pml::SendMode::Ready, true, &r), &r, request);
-}
-
-int recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
-{
-    Request *r = nullptr;
-    return hand_out(make_recv("MPI_Recv_init", buf, count, datatype, source, tag, comm, true, &r), &r, request);
-}
-
 namespace {
 
 int sendrecv_impl(const char *function, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
@@ -260,20 +184,6 @@ int sendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI_
 }
 
 } // namespace
-
-int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_impl("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                         source, recvtag, comm, status);
-}
-
-int sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
-                     MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_replace_impl("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                 status);
-}
 
 namespace {
 
@@ -322,13 +232,6 @@ int start_sendrecv(const char *function, const void *sendbuf, MPI_Count sendcoun
 
 } // namespace
 
-int isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    return start_sendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                          source, recvtag, comm, nullptr, request);
-}
-
 namespace {
 
 int isendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
@@ -345,13 +248,6 @@ int isendrecv_replace_impl(const char *function, void *buf, MPI_Count count, MPI
 }
 
 } // namespace
-
-int isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    return isendrecv_replace_impl("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                  request);
-}
 
 int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {

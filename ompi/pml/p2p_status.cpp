@@ -52,16 +52,6 @@ int get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *coun
     return MPI_SUCCESS;
 }
 
-int get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    MPI_Count c = 0;
-    if (int rc = get_count_c(status, datatype, &c); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *count = c > INT_MAX ? MPI_UNDEFINED : static_cast<int>(c);
-    return MPI_SUCCESS;
-}
-
 int status_set_cancelled(MPI_Status *status, int flag)
 {
     if (status == nullptr) {
@@ -86,16 +76,6 @@ int status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count c
     }
     pml::status_set_count(status, datatype_bytes_of(type, static_cast<std::uint64_t>(count)));
     return MPI_SUCCESS;
-}
-
-int status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
-{
-    return status_set_elements_c(status, datatype, count);
-}
-
-int status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
-{
-    return status_set_elements_c(status, datatype, count);
 }
 
 int status_get_source(const MPI_Status *status, int *source)

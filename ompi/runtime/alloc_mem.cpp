@@ -9,7 +9,7 @@
 
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 

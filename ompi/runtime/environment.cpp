@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/string_out.h"
 #include "tessera_config.h"

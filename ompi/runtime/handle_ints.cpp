@@ -15,7 +15,7 @@
 #include <mpi.h>
 
 #include "ompi/runtime/handle_int_blocks.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ompi/communicator/communicator.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
 
 namespace tessera::ompi::native {

@@ -9,7 +9,7 @@
 
 #include "ompi/attribute/attribute.h"
 #include "ompi/errhandler/errhandler.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/runtime_frameworks.h"
 #include "ompi/runtime/wire_up.h"

@@ -24,7 +24,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
 #include "ompi/runtime/launcher_settings.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/runtime_frameworks.h"
 #include "ompi/runtime/wire_up.h"
@@ -39,7 +39,7 @@ int fail(const char *function, int code, const std::string &detail)
     return raise_error(ObjectKind::Comm, MPI_COMM_SELF, code, function, detail);
 }
 
-int start(const char *function, int required, int *provided)
+int initialize(const char *function, int required, int *provided)
 {
     Runtime &rt = runtime();
     Phase expected = Phase::NotInitialized;
@@ -109,7 +109,7 @@ int init(int *argc, char ***argv)
      * the environment, so argc and argv are left as they are. */
     (void)argc;
     (void)argv;
-    return start("MPI_Init", MPI_THREAD_SINGLE, nullptr);
+    return initialize("MPI_Init", MPI_THREAD_SINGLE, nullptr);
 }
 
 int init_thread(int *argc, char ***argv, int required, int *provided)
@@ -121,7 +121,7 @@ int init_thread(int *argc, char ***argv, int required, int *provided)
                     "required = " + std::to_string(required) +
                         " is not MPI_THREAD_SINGLE, _FUNNELED, _SERIALIZED or _MULTIPLE");
     }
-    return start("MPI_Init_thread", required, provided);
+    return initialize("MPI_Init_thread", required, provided);
 }
 
 int initialized(int *flag)

@@ -9,8 +9,9 @@
 
 namespace tessera::ompi {
 
-/* Sets the slot of every function the native engine implements, to the bare implementation (no
- * argument checks); leaves the others as they are. */
+/* Sets every slot of the table to the bare implementation (no argument checks) of the native engine,
+ * or to NULL where it has none. Generated (ompi/api/gen_native.py): the functions the engine defines,
+ * found by their names in native_api.h, and the forms generated from them. */
 void native_fill(tessera_mpi_dispatch_t *table);
 
 /* The native translator installs the same slots behind their argument checks: native_translator.h. */

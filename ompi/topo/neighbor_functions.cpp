@@ -1,6 +1,9 @@
-/* The neighbourhood collectives (neighbor_functions.h). MPI_IN_PLACE is not allowed anywhere in them
- * (MPI-4.1 8.6); the arrays are as long as the calling process's in- and out-degree. */
-#include "ompi/topo/neighbor_functions.h"
+/* The neighbourhood collectives (MPI-4.1 8.6, 8.7; the int-count forms with scalar counts are generated
+ * from the MPI_Count ones, ompi/api/gen_native.py). Each checks its arguments against the communicator's
+ * topology and calls the function the communicator's coll table selected (the neighbor component serves
+ * them). MPI_IN_PLACE is not allowed anywhere in them; the arrays are as long as the calling process's
+ * in- and out-degree. */
+#include "ompi/runtime/native_api.h"
 
 #include <string>
 #include <vector>
@@ -228,25 +231,11 @@ int alltoallw_impl(const char *function, const void *sbuf, const Count *scounts,
 
 } // namespace
 
-int neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return allgather_impl("MPI_Neighbor_allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                          nullptr);
-}
-
 int neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgather_impl("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                           comm, nullptr);
-}
-
-int ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return allgather_impl("MPI_Ineighbor_allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                          request);
 }
 
 int ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -286,25 +275,11 @@ int ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
                            recvtype, comm, request);
 }
 
-int neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return alltoall_impl("MPI_Neighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                         nullptr);
-}
-
 int neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoall_impl("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                          nullptr);
-}
-
-int ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return alltoall_impl("MPI_Ineighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                         request);
 }
 
 int ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,

@@ -7,7 +7,7 @@
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/topo/topo_checks.h"
-#include "ompi/topo/topo_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
 

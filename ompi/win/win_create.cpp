@@ -6,13 +6,10 @@
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/comm_checks.h"
 #include "ompi/communicator/comm_creation.h"
-#include "ompi/communicator/comm_functions.h"
-#include "ompi/coll/coll_functions.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
-#include "ompi/runtime/native_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/runtime/string_out.h"
-#include "ompi/win/win_functions.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
@@ -44,7 +41,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
     w->targets.resize(static_cast<std::size_t>(w->size));
     const WindowTarget mine{size, disp_unit};
     static_assert(sizeof(WindowTarget) == 16);
-    if (int rc = allgather(&mine, sizeof mine, MPI_BYTE, w->targets.data(), sizeof mine, MPI_BYTE, w->comm);
+    if (int rc = allgather_c(&mine, sizeof mine, MPI_BYTE, w->targets.data(), sizeof mine, MPI_BYTE, w->comm);
         rc != MPI_SUCCESS) {
         MPI_Comm c = w->comm;
         comm_free(&c);

@@ -16,13 +16,12 @@
 #include <vector>
 
 #include "frameworks/dte/dte.h"
-#include "ompi/coll/coll_functions.h"
 #include "ompi/datatype/datatype.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/op/op.h"
 #include "ompi/pml/p2p_functions.h"
-#include "ompi/win/win_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
@@ -115,13 +114,14 @@ int serve(Window &w, const std::vector<char> &msg, int source, std::vector<MPI_R
     if (h.kind == Kind::Get) {
         target.gather(data.data());
         MPI_Request r = MPI_REQUEST_NULL;
-        const int rc = isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, source, kReplyTag, w.comm, &r);
+        const int rc =
+            isend_c(data.data(), static_cast<MPI_Count>(data.size()), MPI_BYTE, source, kReplyTag, w.comm, &r);
         reply_data.push_back(std::move(data)); /* a moved vector keeps its bytes where the send reads them */
         replies.push_back(r);
         return rc;
     }
-    if (int rc = recv(data.data(), static_cast<int>(h.bytes), MPI_BYTE, source, data_tag(w.epoch), w.comm,
-                      MPI_STATUS_IGNORE);
+    if (int rc = recv_c(data.data(), static_cast<MPI_Count>(h.bytes), MPI_BYTE, source, data_tag(w.epoch), w.comm,
+                        MPI_STATUS_IGNORE);
         rc != MPI_SUCCESS) {
         return rc;
     }
@@ -235,7 +235,8 @@ int send_request(Operation &op, Kind kind, int target_rank, MPI_Aint target_disp
         std::memcpy(msg.data() + sizeof h, desc.data(), desc.size() * sizeof(mca_dte_elem_t));
     }
     MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = isend(msg.data(), static_cast<int>(msg.size()), MPI_BYTE, target_rank, request_tag(w.epoch), w.comm, &r);
+    const int rc = isend_c(msg.data(), static_cast<MPI_Count>(msg.size()), MPI_BYTE, target_rank, request_tag(w.epoch),
+                           w.comm, &r);
     w.buffers.push_back(std::move(msg));
     if (rc == MPI_SUCCESS) {
         w.pending.push_back(r);
@@ -249,7 +250,7 @@ int send_data(Operation &op, const void *origin_addr, int origin_count, MPI_Data
 {
     Window &w = *op.w;
     MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = isend(origin_addr, origin_count, origin_datatype, target_rank, data_tag(w.epoch), w.comm, &r);
+    const int rc = isend_c(origin_addr, origin_count, origin_datatype, target_rank, data_tag(w.epoch), w.comm, &r);
     if (rc == MPI_SUCCESS) {
         w.pending.push_back(r);
     }
@@ -290,7 +291,7 @@ int get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int t
     }
     Window &w = *op.w;
     MPI_Request r = MPI_REQUEST_NULL;
-    int rc = irecv(origin_addr, origin_count, origin_datatype, target_rank, kReplyTag, w.comm, &r);
+    int rc = irecv_c(origin_addr, origin_count, origin_datatype, target_rank, kReplyTag, w.comm, &r);
     if (rc == MPI_SUCCESS) {
         w.pending.push_back(r);
         rc = send_request(op, Kind::Get, target_rank, target_disp, target_count, nullptr, nullptr);
@@ -343,21 +344,22 @@ int win_fence(int assert, MPI_Win win)
         return rc;
     }
     int expected = 0;
-    if (rc = reduce_scatter_block(w->requests_to.data(), &expected, 1, MPI_INT, MPI_SUM, w->comm); rc != MPI_SUCCESS) {
+    if (rc = reduce_scatter_block_c(w->requests_to.data(), &expected, 1, MPI_INT, MPI_SUM, w->comm);
+        rc != MPI_SUCCESS) {
         return raise_on_win(win, rc, "MPI_Win_fence", "the processes of the window could not exchange their counts");
     }
     std::vector<MPI_Request> replies;
     std::vector<std::vector<char>> reply_data;
     for (int i = 0; i < expected && rc == MPI_SUCCESS; ++i) {
         MPI_Status status;
-        int bytes = 0;
+        MPI_Count bytes = 0;
         if ((rc = probe(MPI_ANY_SOURCE, request_tag(w->epoch), w->comm, &status)) != MPI_SUCCESS ||
-            (rc = get_count(&status, MPI_BYTE, &bytes)) != MPI_SUCCESS) {
+            (rc = get_count_c(&status, MPI_BYTE, &bytes)) != MPI_SUCCESS) {
             break;
         }
         std::vector<char> msg(static_cast<std::size_t>(bytes));
-        if ((rc = recv(msg.data(), bytes, MPI_BYTE, status.MPI_SOURCE, request_tag(w->epoch), w->comm,
-                       MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+        if ((rc = recv_c(msg.data(), bytes, MPI_BYTE, status.MPI_SOURCE, request_tag(w->epoch), w->comm,
+                         MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
             break;
         }
         rc = serve(*w, msg, status.MPI_SOURCE, replies, reply_data);

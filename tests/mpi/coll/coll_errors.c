@@ -7,7 +7,8 @@
  * cancelling a collective. Every rank makes an erroneous call each time (a call that fails on some
  * ranks only would leave the others waiting), and collectives still work afterwards.
  * With argv[1] "fatal-root" or "fatal-op" one such error is left to MPI_ERRORS_ARE_FATAL, whose message
- * the test checks.
+ * the test checks; "fatal-root-c" does it in MPI_Bcast_c right after an MPI_Bcast (the engine runs the int
+ * form as the MPI_Count one, and each must be named as called).
  */
 #include "coll_check.h"
 
@@ -32,6 +33,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "fatal-root") == 0) {
         MPI_Bcast(a, 1, MPI_INT, size, MPI_COMM_WORLD);
         return 0; /* not reached */
+    }
+    if (argc > 1 && strcmp(argv[1], "fatal-root-c") == 0) {
+        MPI_Bcast(a, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Bcast_c(a, 1, MPI_INT, size, MPI_COMM_WORLD);
+        return 0;
     }
     if (argc > 1 && strcmp(argv[1], "fatal-op") == 0) {
         double x = 1, y = 0;

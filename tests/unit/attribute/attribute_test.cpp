@@ -5,10 +5,9 @@
 #include <climits>
 #include <vector>
 
-#include "ompi/attribute/attr_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/communicator.h"
-#include "ompi/datatype/type_functions.h"
 
 namespace {
 

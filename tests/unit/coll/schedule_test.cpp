@@ -110,10 +110,10 @@ TEST_F(CollSchedule, ANonBlockingCollectiveCompletesThroughMpiTestWithPointToPoi
     MPI_Request handles[2] = {ompi::pml::to_handle(request), MPI_REQUEST_NULL};
     int value = 8, got = 0;
     MPI_Request recv;
-    ASSERT_EQ(ompi::native::irecv(&got, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &recv), MPI_SUCCESS);
+    ASSERT_EQ(ompi::native::irecv_c(&got, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &recv), MPI_SUCCESS);
     handles[1] = recv;
     MPI_Request send;
-    ASSERT_EQ(ompi::native::isend(&value, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &send), MPI_SUCCESS);
+    ASSERT_EQ(ompi::native::isend_c(&value, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &send), MPI_SUCCESS);
     int flag = 1;
     ASSERT_EQ(ompi::native::test(&handles[0], &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
     EXPECT_FALSE(flag);

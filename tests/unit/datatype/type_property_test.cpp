@@ -19,7 +19,7 @@
 #include "mca/report.h"
 #include "mca/var_store.h"
 #include "ompi/datatype/convertor.h"
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "type_reference.h"
 
 namespace tessera::test::datatype {
@@ -45,8 +45,8 @@ public:
         const long room = std::max<long>(1, budget / std::max(child_size, 1));
         MPI_Datatype t = MPI_DATATYPE_NULL;
         const auto small = [&](long hi) { return static_cast<int>(1 + pick(static_cast<std::size_t>(std::max<long>(1, std::min<long>(hi, room))))); };
-        MPI_Aint lb = 0, ext = 0;
-        native::type_get_extent(child, &lb, &ext);
+        MPI_Count lb = 0, ext = 0;
+        native::type_get_extent_c(child, &lb, &ext);
         switch (pick(11)) {
         case 0:
             native::type_contiguous(small(6), child, &t);
@@ -104,8 +104,8 @@ public:
             MPI_Aint at = 0;
             for (int i = 0; i < n; ++i) {
                 ts[static_cast<std::size_t>(i)] = i == 0 ? child : kBasic[pick(std::size(kBasic))];
-                MPI_Aint l = 0, e = 0;
-                native::type_get_extent(ts[static_cast<std::size_t>(i)], &l, &e);
+                MPI_Count l = 0, e = 0;
+                native::type_get_extent_c(ts[static_cast<std::size_t>(i)], &l, &e);
                 bl[static_cast<std::size_t>(i)] = small(2);
                 d[static_cast<std::size_t>(i)] = at;
                 at += bl[static_cast<std::size_t>(i)] * e + static_cast<MPI_Aint>(pick(3)); /* padding */
@@ -194,10 +194,10 @@ TEST_P(TypeProperty, RandomTreesMatchTheReference)
         ASSERT_EQ(native::type_commit(&committed), MPI_SUCCESS);
         const TypeMap ref = reference_map(t);
         int size = 0;
-        MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+        MPI_Count lb = 0, extent = 0, tlb = 0, textent = 0;
         native::type_size(t, &size);
-        native::type_get_extent(t, &lb, &extent);
-        native::type_get_true_extent(t, &tlb, &textent);
+        native::type_get_extent_c(t, &lb, &extent);
+        native::type_get_true_extent_c(t, &tlb, &textent);
         SCOPED_TRACE("iteration " + std::to_string(iter));
         ASSERT_EQ(size, ref.size());
         ASSERT_EQ(lb, ref.lb);
@@ -219,8 +219,8 @@ TEST_P(TypeProperty, RandomTreesMatchTheReference)
         ASSERT_EQ(expect.size(), count * static_cast<std::size_t>(size));
 
         std::vector<unsigned char> packed(expect.size() + 1, 0xee);
-        int pos = 0;
-        ASSERT_EQ(native::pack(base, static_cast<int>(count), t, packed.data(), static_cast<int>(packed.size()), &pos,
+        MPI_Count pos = 0;
+        ASSERT_EQ(native::pack_c(base, static_cast<int>(count), t, packed.data(), static_cast<int>(packed.size()), &pos,
                                MPI_COMM_SELF),
                   MPI_SUCCESS);
         ASSERT_EQ(static_cast<std::size_t>(pos), expect.size());
@@ -252,13 +252,13 @@ TEST_P(TypeProperty, RandomTreesMatchTheReference)
             /* a round trip through MPI_Unpack restores the buffer */
             std::vector<unsigned char> back(mem.size(), 0);
             pos = 0;
-            ASSERT_EQ(native::unpack(packed.data(), pos + static_cast<int>(expect.size()), &pos, back.data() - lo,
-                                     static_cast<int>(count), t, MPI_COMM_SELF),
+            ASSERT_EQ(native::unpack_c(packed.data(), pos + static_cast<MPI_Count>(expect.size()), &pos,
+                                       back.data() - lo, static_cast<int>(count), t, MPI_COMM_SELF),
                       MPI_SUCCESS);
             std::vector<unsigned char> repacked(expect.size());
             pos = 0;
-            native::pack(back.data() - lo, static_cast<int>(count), t, repacked.data(), static_cast<int>(repacked.size()),
-                         &pos, MPI_COMM_SELF);
+            native::pack_c(back.data() - lo, static_cast<int>(count), t, repacked.data(),
+                           static_cast<int>(repacked.size()), &pos, MPI_COMM_SELF);
             ASSERT_EQ(repacked, expect) << "round trip";
         }
         int ni = 0, na = 0, nd = 0, combiner = 0;

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <map>
 
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace tessera::test::datatype {
 
@@ -54,8 +54,8 @@ namespace {
 /* The basic types the tests build from: each is one run of its size, aligned to its size. */
 TypeMap named(MPI_Datatype t)
 {
-    MPI_Aint lb = 0, extent = 0;
-    native::type_get_extent(t, &lb, &extent);
+    MPI_Count lb = 0, extent = 0;
+    native::type_get_extent_c(t, &lb, &extent);
     TypeMap m;
     m.runs.push_back({0, extent});
     m.lb = 0;

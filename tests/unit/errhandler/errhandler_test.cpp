@@ -10,7 +10,7 @@
 
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
-#include "ompi/errhandler/errhandler_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/user_errors.h"
 
 namespace {

@@ -13,7 +13,7 @@
 
 #include "ompi/communicator/communicator.h"
 #include "ompi/group/group.h"
-#include "ompi/group/group_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/group/group_ops.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "ompi/communicator/communicator.h"
-#include "ompi/info/info_functions.h"
+#include "ompi/runtime/native_api.h"
 
 namespace {
 

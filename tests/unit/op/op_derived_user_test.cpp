@@ -11,7 +11,7 @@
 #include "mca/report.h"
 #include "mca/var_store.h"
 #include "ompi/datatype/datatype.h"
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/op/op.h"
 
 namespace tessera::test::op {

@@ -2,7 +2,7 @@
  * cancel, matched probes, MPI_PROC_NULL, errors returned through MPI_ERRORS_RETURN. */
 #include <vector>
 
-#include "ompi/datatype/type_functions.h"
+#include "ompi/runtime/native_api.h"
 #include "ompi/pml/p2p_functions.h"
 #include "pml_fixture.h"
 
@@ -18,10 +18,10 @@ TEST_F(PmlRequests, IsendIrecvWaitall)
     start(3, {{}});
     int out[2] = {3, 4}, in[2] = {0, 0};
     MPI_Request reqs[4];
-    ASSERT_EQ(native::irecv(&in[0], 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[0]), MPI_SUCCESS);
-    ASSERT_EQ(native::irecv(&in[1], 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &reqs[1]), MPI_SUCCESS);
-    ASSERT_EQ(native::isend(&out[0], 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[2]), MPI_SUCCESS);
-    ASSERT_EQ(native::isend(&out[1], 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &reqs[3]), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&in[0], 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[0]), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&in[1], 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &reqs[1]), MPI_SUCCESS);
+    ASSERT_EQ(native::isend_c(&out[0], 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[2]), MPI_SUCCESS);
+    ASSERT_EQ(native::isend_c(&out[1], 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &reqs[3]), MPI_SUCCESS);
     int flag = 1;
     ASSERT_EQ(native::testall(4, reqs, &flag, MPI_STATUSES_IGNORE), MPI_SUCCESS);
     EXPECT_FALSE(flag);
@@ -41,8 +41,8 @@ TEST_F(PmlRequests, WaitanyAndWaitsomeSkipNullAndReportUndefined)
     start(2, {{}});
     int value = 8, got = 0;
     MPI_Request reqs[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    ASSERT_EQ(native::irecv(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[1]), MPI_SUCCESS);
-    ASSERT_EQ(native::isend(&value, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[2]), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[1]), MPI_SUCCESS);
+    ASSERT_EQ(native::isend_c(&value, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &reqs[2]), MPI_SUCCESS);
     btl->deliver_all();
     int index = -1;
     MPI_Status status;
@@ -68,8 +68,8 @@ TEST_F(PmlRequests, PersistentRequestsRestart)
     start(2, {{.eager_limit = 256, .max_send_size = 256}});
     std::vector<int> out(100), in(100);
     MPI_Request reqs[2];
-    ASSERT_EQ(native::send_init(out.data(), 100, MPI_INT, 1, 6, MPI_COMM_WORLD, &reqs[0]), MPI_SUCCESS);
-    ASSERT_EQ(native::recv_init(in.data(), 100, MPI_INT, 1, 6, MPI_COMM_WORLD, &reqs[1]), MPI_SUCCESS);
+    ASSERT_EQ(native::send_init_c(out.data(), 100, MPI_INT, 1, 6, MPI_COMM_WORLD, &reqs[0]), MPI_SUCCESS);
+    ASSERT_EQ(native::recv_init_c(in.data(), 100, MPI_INT, 1, 6, MPI_COMM_WORLD, &reqs[1]), MPI_SUCCESS);
     int flag = 0;
     ASSERT_EQ(native::test(&reqs[0], &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
     EXPECT_TRUE(flag); /* inactive: complete with an empty status */
@@ -97,7 +97,7 @@ TEST_F(PmlRequests, CancelWithdrawsAnUnmatchedReceiveOnly)
     start(2, {{}});
     int got = 0, value = 12;
     MPI_Request pending, matched, send;
-    ASSERT_EQ(native::irecv(&got, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &pending), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&got, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &pending), MPI_SUCCESS);
     ASSERT_EQ(native::cancel(&pending), MPI_SUCCESS);
     MPI_Status status;
     ASSERT_EQ(native::wait(&pending, &status), MPI_SUCCESS);
@@ -106,8 +106,8 @@ TEST_F(PmlRequests, CancelWithdrawsAnUnmatchedReceiveOnly)
     EXPECT_TRUE(cancelled);
 
     /* A message for tag 99 now goes to the next receive, not the cancelled one. */
-    ASSERT_EQ(native::irecv(&got, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &matched), MPI_SUCCESS);
-    ASSERT_EQ(native::isend(&value, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &send), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&got, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &matched), MPI_SUCCESS);
+    ASSERT_EQ(native::isend_c(&value, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &send), MPI_SUCCESS);
     btl->deliver_all();
     ASSERT_EQ(native::cancel(&matched), MPI_SUCCESS);
     ASSERT_EQ(native::wait(&matched, &status), MPI_SUCCESS);
@@ -126,8 +126,8 @@ TEST_F(PmlRequests, MatchedProbeTakesTheMessageOutOfMatching)
     start(2, {{}});
     int a = 1, b = 2;
     MPI_Request s[2];
-    native::isend(&a, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &s[0]);
-    native::isend(&b, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &s[1]);
+    native::isend_c(&a, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &s[0]);
+    native::isend_c(&b, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &s[1]);
     int flag = 1;
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status status;
@@ -138,9 +138,9 @@ TEST_F(PmlRequests, MatchedProbeTakesTheMessageOutOfMatching)
     ASSERT_TRUE(flag);
     /* The second message is now the first one a receive or probe sees. */
     int got = 0;
-    ASSERT_EQ(native::recv(&got, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &status), MPI_SUCCESS);
+    ASSERT_EQ(native::recv_c(&got, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &status), MPI_SUCCESS);
     EXPECT_EQ(got, 2);
-    ASSERT_EQ(native::mrecv(&got, 1, MPI_INT, &message, &status), MPI_SUCCESS);
+    ASSERT_EQ(native::mrecv_c(&got, 1, MPI_INT, &message, &status), MPI_SUCCESS);
     EXPECT_EQ(got, 1);
     EXPECT_EQ(message, MPI_MESSAGE_NULL);
     EXPECT_EQ(status.MPI_SOURCE, 1);
@@ -149,7 +149,7 @@ TEST_F(PmlRequests, MatchedProbeTakesTheMessageOutOfMatching)
     ASSERT_EQ(native::mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &message, &status), MPI_SUCCESS);
     EXPECT_EQ(message, MPI_MESSAGE_NO_PROC);
     MPI_Request r;
-    ASSERT_EQ(native::imrecv(&got, 1, MPI_INT, &message, &r), MPI_SUCCESS);
+    ASSERT_EQ(native::imrecv_c(&got, 1, MPI_INT, &message, &r), MPI_SUCCESS);
     ASSERT_EQ(native::wait(&r, &status), MPI_SUCCESS);
     EXPECT_EQ(status.MPI_SOURCE, MPI_PROC_NULL);
 }
@@ -159,14 +159,14 @@ TEST_F(PmlRequests, ProcNullCompletesAtOnce)
     start(2, {{}});
     int x = 0;
     MPI_Status status;
-    ASSERT_EQ(native::send(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD), MPI_SUCCESS);
-    ASSERT_EQ(native::recv(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &status), MPI_SUCCESS);
+    ASSERT_EQ(native::send_c(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD), MPI_SUCCESS);
+    ASSERT_EQ(native::recv_c(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &status), MPI_SUCCESS);
     EXPECT_EQ(status.MPI_SOURCE, MPI_PROC_NULL);
     EXPECT_EQ(status.MPI_TAG, MPI_ANY_TAG);
-    int count = -1;
-    native::get_count(&status, MPI_INT, &count);
+    MPI_Count count = -1;
+    native::get_count_c(&status, MPI_INT, &count);
     EXPECT_EQ(count, 0);
-    ASSERT_EQ(native::sendrecv(&x, 1, MPI_INT, MPI_PROC_NULL, 0, &x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+    ASSERT_EQ(native::sendrecv_c(&x, 1, MPI_INT, MPI_PROC_NULL, 0, &x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
                                &status),
               MPI_SUCCESS);
     EXPECT_TRUE(btl->wire.empty());
@@ -177,15 +177,15 @@ TEST_F(PmlRequests, BlockingReceiveReportsTruncation)
     start(2, {{}});
     int values[4] = {1, 2, 3, 4}, got[3] = {0, 0, 0};
     MPI_Request s;
-    native::isend(values, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &s);
+    native::isend_c(values, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &s);
     btl->deliver_all();
     MPI_Status status;
-    EXPECT_EQ(native::recv(got, 2, MPI_INT, 1, 0, MPI_COMM_WORLD, &status), MPI_ERR_TRUNCATE);
+    EXPECT_EQ(native::recv_c(got, 2, MPI_INT, 1, 0, MPI_COMM_WORLD, &status), MPI_ERR_TRUNCATE);
     EXPECT_EQ(status.MPI_ERROR, MPI_ERR_TRUNCATE);
     EXPECT_EQ(got[1], 2);
     EXPECT_EQ(got[2], 0);
-    int count = 0;
-    native::get_count(&status, MPI_INT, &count);
+    MPI_Count count = 0;
+    native::get_count_c(&status, MPI_INT, &count);
     EXPECT_EQ(count, 2);
     EXPECT_EQ(native::wait(&s, MPI_STATUS_IGNORE), MPI_SUCCESS);
 }
@@ -194,17 +194,17 @@ TEST_F(PmlRequests, ArgumentErrorsAreReturnedThroughTheHandler)
 {
     start(3, {{}});
     int x = 0;
-    EXPECT_EQ(native::send(&x, 1, MPI_INT, 3, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
-    EXPECT_EQ(native::send(&x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
-    EXPECT_EQ(native::send(&x, 1, MPI_INT, 1, -3, MPI_COMM_WORLD), MPI_ERR_TAG);
-    EXPECT_EQ(native::send(&x, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD), MPI_ERR_TAG);
-    EXPECT_EQ(native::send(&x, 1, MPI_DATATYPE_NULL, 1, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
-    EXPECT_EQ(native::send(nullptr, 1, MPI_INT, 1, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
-    EXPECT_EQ(native::send(&x, 1, MPI_INT, 1, 0, MPI_COMM_NULL), MPI_ERR_COMM);
+    EXPECT_EQ(native::send_c(&x, 1, MPI_INT, 3, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    EXPECT_EQ(native::send_c(&x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    EXPECT_EQ(native::send_c(&x, 1, MPI_INT, 1, -3, MPI_COMM_WORLD), MPI_ERR_TAG);
+    EXPECT_EQ(native::send_c(&x, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD), MPI_ERR_TAG);
+    EXPECT_EQ(native::send_c(&x, 1, MPI_DATATYPE_NULL, 1, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    EXPECT_EQ(native::send_c(nullptr, 1, MPI_INT, 1, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    EXPECT_EQ(native::send_c(&x, 1, MPI_INT, 1, 0, MPI_COMM_NULL), MPI_ERR_COMM);
     MPI_Request r = MPI_REQUEST_NULL;
-    EXPECT_EQ(native::irecv(&x, 1, MPI_INT, 7, 0, MPI_COMM_WORLD, &r), MPI_ERR_RANK);
+    EXPECT_EQ(native::irecv_c(&x, 1, MPI_INT, 7, 0, MPI_COMM_WORLD, &r), MPI_ERR_RANK);
     EXPECT_EQ(r, MPI_REQUEST_NULL);
-    EXPECT_EQ(native::irecv(&x, 1, MPI_INT, 0, 0, MPI_COMM_SELF, &r), MPI_SUCCESS);
+    EXPECT_EQ(native::irecv_c(&x, 1, MPI_INT, 0, 0, MPI_COMM_SELF, &r), MPI_SUCCESS);
     ASSERT_EQ(native::cancel(&r), MPI_SUCCESS);
     EXPECT_EQ(native::wait(&r, MPI_STATUS_IGNORE), MPI_SUCCESS);
     EXPECT_EQ(native::start(&r), MPI_ERR_REQUEST);
@@ -221,12 +221,12 @@ TEST_F(PmlRequests, IsendrecvReplaceSwapsThroughOneBuffer)
     }
     MPI_Request peer_send, r;
     /* What "rank 1" sends us; our own outgoing copy goes to rank 1 and comes back unexpected. */
-    native::isend(incoming.data(), 1000, MPI_INT, 1, 1, MPI_COMM_WORLD, &peer_send);
-    ASSERT_EQ(native::isendrecv_replace(buf.data(), 1000, MPI_INT, 1, 2, 1, 1, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+    native::isend_c(incoming.data(), 1000, MPI_INT, 1, 1, MPI_COMM_WORLD, &peer_send);
+    ASSERT_EQ(native::isendrecv_replace_c(buf.data(), 1000, MPI_INT, 1, 2, 1, 1, MPI_COMM_WORLD, &r), MPI_SUCCESS);
     /* Rank 1 is this process: the outgoing copy completes once this receive takes it. */
     std::vector<int> echoed(1000);
     MPI_Request echo;
-    ASSERT_EQ(native::irecv(echoed.data(), 1000, MPI_INT, 1, 2, MPI_COMM_WORLD, &echo), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(echoed.data(), 1000, MPI_INT, 1, 2, MPI_COMM_WORLD, &echo), MPI_SUCCESS);
     btl->deliver_all();
     MPI_Status status;
     ASSERT_EQ(native::wait(&r, &status), MPI_SUCCESS);
@@ -244,9 +244,9 @@ TEST_F(PmlRequests, PeerFailureFailsItsRequests)
     std::vector<char> big(10000, 'z');
     int got = 0;
     MPI_Request send, recv, other;
-    ASSERT_EQ(native::isend(big.data(), 10000, MPI_CHAR, 1, 0, MPI_COMM_WORLD, &send), MPI_SUCCESS);
-    ASSERT_EQ(native::irecv(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &recv), MPI_SUCCESS);
-    ASSERT_EQ(native::irecv(&got, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &other), MPI_SUCCESS);
+    ASSERT_EQ(native::isend_c(big.data(), 10000, MPI_CHAR, 1, 0, MPI_COMM_WORLD, &send), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &recv), MPI_SUCCESS);
+    ASSERT_EQ(native::irecv_c(&got, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &other), MPI_SUCCESS);
     btl->wire.clear(); /* rank 1 never answers */
     mca_btl_base_report_error(nullptr, btl->procs()[1], TESSERA_ERR_UNREACH, "the fake peer left");
     MPI_Status status;
@@ -298,7 +298,7 @@ TEST_F(PmlRequests, PersistentBufferedSendCopiesAtEachStart)
     ASSERT_EQ(native::buffer_attach(pool.data(), static_cast<int>(pool.size())), MPI_SUCCESS);
     int value = 0;
     MPI_Request b;
-    ASSERT_EQ(native::bsend_init(&value, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, &b), MPI_SUCCESS);
+    ASSERT_EQ(native::bsend_init_c(&value, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, &b), MPI_SUCCESS);
     for (int round = 1; round <= 3; ++round) {
         value = round * 11;
         ASSERT_EQ(native::start(&b), MPI_SUCCESS);
@@ -308,7 +308,7 @@ TEST_F(PmlRequests, PersistentBufferedSendCopiesAtEachStart)
         EXPECT_TRUE(flag);
         btl->deliver_all();
         int got = 0;
-        ASSERT_EQ(native::recv(&got, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_SUCCESS);
+        ASSERT_EQ(native::recv_c(&got, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_SUCCESS);
         EXPECT_EQ(got, round * 11);
     }
     ASSERT_EQ(native::request_free(&b), MPI_SUCCESS);
