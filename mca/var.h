@@ -99,8 +99,9 @@ typedef struct mca_var_row {
 } mca_var_row_t;
 
 /*
- * Registers `count` rows of framework_component_*, all with `scope` and no flags: each row's default
- * is parsed and written to its storage first, so the storage needs no initializer of its own.
+ * Registers `count` rows of framework_component_*, all with `scope` and no flags. The default is the
+ * row's, never what the storage held: the storage needs no initializer that could disagree with it,
+ * and a component registered again (vars_finalize, a DSO reloaded) starts from the same default.
  * TESSERA_SUCCESS, or the first error (a default or bound that does not parse as the type, a range
  * on a type without one, a minimum above the maximum).
  */
