@@ -191,6 +191,11 @@ int framework_open(mca_base_framework_t *fw)
                                        (st.selection != nullptr ? st.selection : "") + "\"");
             continue;
         }
+        /* The ranges of its rows first: a component checks only what a row cannot say. */
+        if (mca_var_check_ranges(fw->name, c.name.c_str()) != 0) {
+            framework_note(*fw, 1, "component " + c.name + " dropped: a parameter is out of its range");
+            continue;
+        }
         const mca_base_component_t *base = c.component;
         const int orc = base->mca_open_component != nullptr ? base->mca_open_component() : TESSERA_SUCCESS;
         if (orc != TESSERA_SUCCESS) {

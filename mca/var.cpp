@@ -10,7 +10,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "mca/constants.h"
 #include "mca/report.h"
@@ -43,6 +46,8 @@ struct Var {
     void *storage = nullptr;
     VarValue default_value;
     VarValue value;
+    std::optional<VarValue> min; /* the range of a row, both ends included */
+    std::optional<VarValue> max;
     Source source;
     std::vector<Synonym> synonyms;
     /* What *storage points to for STRING and LIST. Var objects never move (held by unique_ptr), so
@@ -199,9 +204,11 @@ void resolve_all(Store &s)
     }
 }
 
+/* row_default: the default a row gives; without one the default is what *storage holds. */
 int register_locked(Store &s, const char *framework, const char *component, const char *name,
                     const char *help, mca_var_type_t type, const mca_var_enum_value_t *enumerators,
-                    mca_var_info_level_t level, mca_var_scope_t scope, unsigned flags, void *storage)
+                    mca_var_info_level_t level, mca_var_scope_t scope, unsigned flags, void *storage,
+                    const VarValue *row_default = nullptr)
 {
     const std::string full = full_name_of(framework, component, name);
     const std::string what = "cannot register parameter " + in_quotes(full) + ": ";
@@ -264,13 +271,118 @@ int register_locked(Store &s, const char *framework, const char *component, cons
     v->level = level;
     v->scope = scope;
     v->flags = flags;
-    if (v->storage != storage) {
+    v->min.reset();
+    v->max.reset();
+    if (row_default != nullptr) {
+        v->default_value = *row_default;
+        v->storage = storage;
+    } else if (v->storage != storage) {
         /* Same storage again means *storage holds our resolved value, not the default any more. */
         v->default_value = load_value(type, storage, v->enumerators);
         v->storage = storage;
     }
     resolve(s, *v);
     return v->index;
+}
+
+bool has_range(mca_var_type_t type)
+{
+    return type == MCA_VAR_TYPE_INT || type == MCA_VAR_TYPE_UNSIGNED || type == MCA_VAR_TYPE_SIZE ||
+           type == MCA_VAR_TYPE_DOUBLE;
+}
+
+/* a < b, for the types with a range. */
+bool below(const VarValue &a, const VarValue &b)
+{
+    switch (a.type) {
+    case MCA_VAR_TYPE_INT: return a.i < b.i;
+    case MCA_VAR_TYPE_UNSIGNED: return a.u < b.u;
+    case MCA_VAR_TYPE_SIZE: return a.z < b.z;
+    case MCA_VAR_TYPE_DOUBLE: return a.d < b.d;
+    default: return false;
+    }
+}
+
+bool in_range(const Var &v, const VarValue &value)
+{
+    return !(v.min && below(value, *v.min)) && !(v.max && below(*v.max, value));
+}
+
+std::string range_of(const std::optional<VarValue> &min, const std::optional<VarValue> &max)
+{
+    const auto text = [](const std::optional<VarValue> &end) { return end ? format_value(*end, {}) : std::string(); };
+    if (min && max) {
+        return text(min) + ".." + text(max);
+    }
+    return min ? "at least " + text(min) : max ? "at most " + text(max) : std::string();
+}
+
+/* A value as the range errors have always said it: digits, never a size suffix. */
+std::string plain_number(const VarValue &value)
+{
+    switch (value.type) {
+    case MCA_VAR_TYPE_INT: return std::to_string(value.i);
+    case MCA_VAR_TYPE_UNSIGNED: return std::to_string(value.u);
+    case MCA_VAR_TYPE_SIZE: return std::to_string(value.z);
+    case MCA_VAR_TYPE_DOUBLE: return std::to_string(value.d);
+    default: return format_value(value, {});
+    }
+}
+
+int register_row(Store &s, const char *framework, const char *component, const mca_var_row_t &row,
+                 mca_var_scope_t scope)
+{
+    const std::string what = "cannot register parameter " + in_quotes(full_name_of(framework, component, row.name)) + ": ";
+    const Enumerators enums = row.type == MCA_VAR_TYPE_ENUM ? enumerators_from_c(row.enumerators) : Enumerators{};
+    VarValue def;
+    def.type = row.type;
+    if (row.default_value == nullptr) {
+        if (row.type != MCA_VAR_TYPE_STRING && row.type != MCA_VAR_TYPE_LIST) {
+            error(s, what + "a parameter of type " + type_name(row.type) + " needs a default");
+            return TESSERA_ERR_BAD_PARAM;
+        }
+        def.is_null = true;
+    } else {
+        ParseResult parsed = parse_value(row.type, enums, row.default_value);
+        if (!parsed.ok()) {
+            error(s, what + "its default " + in_quotes(row.default_value) + " is not " + parsed.problem);
+            return TESSERA_ERR_BAD_PARAM;
+        }
+        def = *parsed.value;
+    }
+    std::optional<VarValue> ends[2];
+    const char *texts[2] = {row.min, row.max};
+    for (int k = 0; k < 2; ++k) {
+        if (texts[k] == nullptr) {
+            continue;
+        }
+        if (!has_range(row.type)) {
+            error(s, what + "a parameter of type " + type_name(row.type) + " has no range");
+            return TESSERA_ERR_BAD_PARAM;
+        }
+        ParseResult parsed = parse_value(row.type, enums, texts[k]);
+        if (!parsed.ok()) {
+            error(s, what + (k == 0 ? "its minimum " : "its maximum ") + in_quotes(texts[k]) + " is not " +
+                         parsed.problem);
+            return TESSERA_ERR_BAD_PARAM;
+        }
+        ends[k] = *parsed.value;
+    }
+    if (ends[0] && ends[1] && below(*ends[1], *ends[0])) {
+        error(s, what + "its range " + range_of(ends[0], ends[1]) + " is empty");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    if ((ends[0] && below(def, *ends[0])) || (ends[1] && below(*ends[1], def))) {
+        error(s, what + "its default " + format_value(def, enums) + " is not in its range " + range_of(ends[0], ends[1]));
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    const int index = register_locked(s, framework, component, row.name, row.help, row.type, row.enumerators,
+                                      row.level, scope, MCA_VAR_FLAG_NONE, row.storage, &def);
+    if (index >= 0) {
+        s.vars[static_cast<size_t>(index)]->min = ends[0];
+        s.vars[static_cast<size_t>(index)]->max = ends[1];
+    }
+    return index;
 }
 
 /*
@@ -360,6 +472,8 @@ VarInfo info_of(const Var &v)
     info.flags = v.flags;
     info.value = shown(v, format_value(v.value, v.enumerators));
     info.default_value = shown(v, format_value(v.default_value, v.enumerators));
+    info.min_value = v.min ? format_value(*v.min, v.enumerators) : "";
+    info.max_value = v.max ? format_value(*v.max, v.enumerators) : "";
     info.source = v.source;
     for (const auto &syn : v.synonyms) {
         info.synonyms.push_back(syn.full_name);
@@ -369,6 +483,15 @@ VarInfo info_of(const Var &v)
 }
 
 } // namespace
+
+std::string range_text(const VarInfo &v)
+{
+    if (!v.min_value.empty() && !v.max_value.empty()) {
+        return v.min_value + ".." + v.max_value;
+    }
+    return !v.min_value.empty() ? "at least " + v.min_value
+                                : !v.max_value.empty() ? "at most " + v.max_value : std::string();
+}
 
 void set_command_line(std::string_view name, std::string_view value)
 {
@@ -533,6 +656,58 @@ extern "C" int mca_var_register_table(const char *framework, const char *compone
         }
     }
     return TESSERA_SUCCESS;
+}
+
+extern "C" int mca_var_register_rows(const char *framework, const char *component, const mca_var_row_t *rows,
+                                     size_t count, mca_var_scope_t scope)
+{
+    using namespace tessera::mca;
+    try {
+        auto &s = store();
+        std::lock_guard lock(s.mutex);
+        ensure_init(s);
+        for (size_t i = 0; i < count; ++i) {
+            const int rc = register_row(s, framework, component, rows[i], scope);
+            if (rc < 0) {
+                return rc;
+            }
+        }
+        return TESSERA_SUCCESS;
+    } catch (...) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    }
+}
+
+extern "C" int mca_var_check_ranges(const char *framework, const char *component)
+{
+    using namespace tessera::mca;
+    try {
+        struct Bad {
+            std::string name, value, rule;
+        };
+        std::vector<Bad> bad;
+        {
+            auto &s = store();
+            std::lock_guard lock(s.mutex);
+            ensure_init(s);
+            const std::string_view fw = framework != nullptr ? framework : "";
+            const std::string_view comp = component != nullptr ? component : "";
+            for (const auto &v : s.vars) {
+                if (v->framework == fw && v->component == comp && !in_range(*v, v->value)) {
+                    const std::string range = range_of(v->min, v->max);
+                    bad.push_back({v->full_name, plain_number(v->value),
+                                   (v->min && v->max ? "is not in " : "must be ") + range});
+                }
+            }
+        }
+        /* bad_value looks the source up in the store: outside the lock. */
+        for (const Bad &b : bad) {
+            report(Severity::Error, bad_value(b.name, b.value, b.rule));
+        }
+        return static_cast<int>(bad.size());
+    } catch (...) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    }
 }
 
 extern "C" int mca_var_register_synonym(int var_index, const char *framework, const char *component,

@@ -79,6 +79,43 @@ typedef struct mca_var_decl {
 int mca_var_register_table(const char *framework, const char *component, const mca_var_decl_t *decls, size_t count,
                            mca_var_scope_t scope);
 
+/*
+ * One parameter as a table row that holds everything about it: its default and its valid range as
+ * text in the parameter's own syntax ("64k", "1", "auto"; NULL for an unset STRING or LIST), the
+ * help and the level. The range (either end NULL: unbounded) is for INT, UNSIGNED, SIZE and DOUBLE
+ * and includes both ends; tessera_info shows it, and a component whose parameter lies outside it is
+ * not opened (the error names the parameter, the value, the range and where the value was set).
+ */
+typedef struct mca_var_row {
+    const char *name;
+    mca_var_type_t type;
+    const char *default_value;
+    const char *min;
+    const char *max;
+    const char *help;
+    mca_var_info_level_t level;
+    const mca_var_enum_value_t *enumerators; /* enums only */
+    void *storage;
+} mca_var_row_t;
+
+/*
+ * Registers `count` rows of framework_component_*, all with `scope` and no flags. The default is the
+ * row's, never what the storage held: the storage needs no initializer that could disagree with it,
+ * and a component registered again (vars_finalize, a DSO reloaded) starts from the same default.
+ * TESSERA_SUCCESS, or the first error (a default or bound that does not parse as the type, a range
+ * on a type without one, a minimum above the maximum).
+ */
+int mca_var_register_rows(const char *framework, const char *component, const mca_var_row_t *rows, size_t count,
+                          mca_var_scope_t scope);
+
+/*
+ * Reports, as an error, each parameter of framework_component_* (component "" or NULL: those without
+ * one) whose value in force lies outside the range of its row. Returns how many do. The framework
+ * core calls it before it opens a component; code outside frameworks calls it where it would check
+ * its values.
+ */
+int mca_var_check_ranges(const char *framework, const char *component);
+
 /* Another name that sets the same variable (MCA_VAR_FLAG_DEPRECATED: warn that it is old). */
 int mca_var_register_synonym(int var_index, const char *framework, const char *component,
                              const char *name, unsigned flags);

@@ -41,6 +41,8 @@ struct VarInfo {
     unsigned flags = 0;
     std::string value;         /* current value in its canonical text form */
     std::string default_value; /* canonical text form */
+    std::string min_value;     /* the range of a row (canonical text form); "" when unbounded */
+    std::string max_value;
     Source source;
     std::vector<std::string> synonyms;
     std::vector<bool> synonym_deprecated;
@@ -74,6 +76,9 @@ int warn_unknown_names();
 int error_count();
 std::vector<std::string> error_messages();
 std::vector<std::string> warning_messages();
+
+/* A range as tessera_info and errors say it: "1..16", "at least 1", "at most 64M"; "" when unbounded. */
+std::string range_text(const VarInfo &v);
 
 /* Canonical text of a size (e.g. "64k" for 65536). */
 std::string format_size(size_t bytes);

@@ -5,7 +5,7 @@
  *
  * Isolation: internal messages carry negative tags, below MPI_ANY_TAG, on the communicator's own
  * context. A user tag is never negative (the MPI functions refuse one) and MPI_ANY_TAG matches only
- * tags >= 0 (pml_engine.cpp), so no user receive, probe or matched probe can take internal traffic,
+ * tags >= 0 (pml_engine_private.h), so no user receive, probe or matched probe can take internal traffic,
  * and no internal receive (always a specific tag) can take a user message.
  */
 #ifndef TESSERA_OMPI_PML_PML_INTERNAL_H

@@ -1,8 +1,7 @@
 #include "ompi/runtime/launcher_settings.h"
 
-#include <cstdlib>
 #include <mutex>
-#include <string_view>
+#include <optional>
 
 #include "mca/var_store.h"
 #include "orte/runtime/launch_env.h"
@@ -13,25 +12,16 @@ namespace {
 
 std::string apply_once()
 {
-    if (const char *text = std::getenv(orte::kEnvCmdlineMca); text != nullptr && *text != '\0') {
-        auto settings = orte::decode_cmdline_mca(text);
-        if (!settings) {
-            return std::string("the environment variable ") + orte::kEnvCmdlineMca + " that mpirun sets is malformed";
-        }
-        for (const auto &[name, value] : *settings) {
-            mca::set_command_line(name, value);
-        }
+    std::string error;
+    const std::optional<orte::LauncherSettings> settings = orte::read_launcher_settings(&error);
+    if (!settings) {
+        return "the settings mpirun passed are malformed: " + error;
     }
-    if (const char *text = std::getenv(orte::kEnvCmdlineTune); text != nullptr && *text != '\0') {
-        std::string_view files(text);
-        while (!files.empty()) {
-            size_t colon = files.find(':');
-            std::string_view file = files.substr(0, colon);
-            if (!file.empty()) {
-                mca::add_tune_file(file);
-            }
-            files = colon == std::string_view::npos ? std::string_view() : files.substr(colon + 1);
-        }
+    for (const auto &[name, value] : settings->mca) {
+        mca::set_command_line(name, value);
+    }
+    for (const std::string &file : settings->tune_files) {
+        mca::add_tune_file(file);
     }
     return {};
 }

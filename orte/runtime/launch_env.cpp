@@ -300,21 +300,39 @@ std::optional<LaunchInfo> read_launch_env(std::string *error)
         }
         info.bind = bind;
     }
-    if (const char *mca = std::getenv(kEnvCmdlineMca)) {
-        if (!decode_cmdline_mca(mca)) {
-            env.fail(std::string(kEnvCmdlineMca) + "='" + mca +
-                     "' is not name=value pairs separated by ',' with %XX escapes");
-            return std::nullopt;
-        }
-    }
-    if (const char *tune = std::getenv(kEnvCmdlineTune)) {
-        std::string_view t(tune);
-        if (!t.empty() && (t.front() == ':' || t.back() == ':' || t.find("::") != std::string_view::npos)) {
-            env.fail(std::string(kEnvCmdlineTune) + "='" + tune + "' has an empty file name");
-            return std::nullopt;
-        }
+    if (!read_launcher_settings(&why)) {
+        env.fail(why);
+        return std::nullopt;
     }
     return info;
+}
+
+std::optional<LauncherSettings> read_launcher_settings(std::string *error)
+{
+    LauncherSettings settings;
+    if (const char *mca = std::getenv(kEnvCmdlineMca)) {
+        auto decoded = decode_cmdline_mca(mca);
+        if (!decoded) {
+            *error = std::string(kEnvCmdlineMca) + "='" + mca +
+                     "' is not name=value pairs separated by ',' with %XX escapes";
+            return std::nullopt;
+        }
+        settings.mca = std::move(*decoded);
+    }
+    if (const char *tune = std::getenv(kEnvCmdlineTune)) {
+        std::string_view files(tune);
+        while (!files.empty()) {
+            const size_t colon = files.find(':');
+            const std::string_view file = files.substr(0, colon);
+            if (file.empty() || colon == files.size() - 1) {
+                *error = std::string(kEnvCmdlineTune) + "='" + tune + "' has an empty file name";
+                return std::nullopt;
+            }
+            settings.tune_files.emplace_back(file);
+            files = colon == std::string_view::npos ? std::string_view() : files.substr(colon + 1);
+        }
+    }
+    return settings;
 }
 
 std::string encode_cmdline_mca(const std::vector<std::pair<std::string, std::string>> &settings)

@@ -62,6 +62,20 @@ struct LaunchInfo {
 /* Reads and validates the variables above; a malformed one is an error naming it (returns nullopt). */
 std::optional<LaunchInfo> read_launch_env(std::string *error);
 
+/* mpirun's own --mca settings and --tune files, as a rank receives them. */
+struct LauncherSettings {
+    std::vector<std::pair<std::string, std::string>> mca;
+    std::vector<std::string> tune_files;
+};
+
+/*
+ * Decodes TESSERA_CMDLINE_MCA and TESSERA_CMDLINE_TUNE (unset or empty: none); a malformed one is an
+ * error naming it (returns nullopt). The one decoder of both: read_launch_env checks them with it, and
+ * the rank applies what it returns (ompi/runtime/launcher_settings.h), also when another runtime's
+ * launcher started it and the rest of the launch environment is absent.
+ */
+std::optional<LauncherSettings> read_launcher_settings(std::string *error);
+
 /* name=value pairs <-> one environment value; any byte may appear in values (escaped). */
 std::string encode_cmdline_mca(const std::vector<std::pair<std::string, std::string>> &settings);
 std::optional<std::vector<std::pair<std::string, std::string>>> decode_cmdline_mca(const std::string &text);

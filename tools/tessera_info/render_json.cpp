@@ -61,6 +61,16 @@ void render_json(const Model &m, const Options &o)
                       {"scope", v.scope_name},
                       {"type", v.type_name},
                       {"help", v.help}};
+            if (!v.min_value.empty() || !v.max_value.empty()) {
+                json range = json::object();
+                if (!v.min_value.empty()) {
+                    range["min"] = v.min_value;
+                }
+                if (!v.max_value.empty()) {
+                    range["max"] = v.max_value;
+                }
+                p["range"] = range;
+            }
             if (!v.enumerators.empty()) {
                 json e = json::array();
                 for (const auto &[value, name] : v.enumerators) {

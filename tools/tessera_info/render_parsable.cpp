@@ -58,6 +58,12 @@ void render_parsable(const Model &m, const Options &o)
         out(key + ":help", v.help);
         out(key + ":type", v.type_name);
         out(key + ":default", v.default_value);
+        if (!v.min_value.empty()) {
+            out(key + ":range:min", v.min_value);
+        }
+        if (!v.max_value.empty()) {
+            out(key + ":range:max", v.max_value);
+        }
         for (const auto &[value, name] : v.enumerators) {
             out(key + ":enumerator:value:" + std::to_string(value), name);
         }

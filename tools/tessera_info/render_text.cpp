@@ -63,6 +63,9 @@ void render_param(const mca::VarInfo &v)
         wrapped("Valid values: a byte count, optionally with a k, M, G or T suffix (powers of 1024)",
                 indent);
     }
+    if (const std::string range = mca::range_text(v); !range.empty()) {
+        wrapped("Valid range: " + range, indent);
+    }
     if (v.default_value != v.value) {
         wrapped("Default: \"" + v.default_value + "\"", indent);
     }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "frameworks/btl/base/base.h"
 #include "frameworks/btl/btl.h"
 
 extern "C" mca_btl_base_component_t mca_btl_shm_component;
@@ -21,16 +22,14 @@ namespace tessera::ompi::btl_shm {
  * it does not. none moves everything through the rings (copy-in, copy-out). */
 enum SingleCopy { kSingleCopyAuto = 0, kSingleCopyCma = 1, kSingleCopyNone = 2 };
 
-/* Parameters (btl_shm_*); defaults chosen by measurement on the 2-core VMs (docs/btl-shm.md). */
+/* Parameters (btl_shm_*); defaults, chosen by measurement on the 2-core VMs (docs/btl-shm.md), and
+ * ranges are in the rows of register_params. */
 struct Params {
-    std::size_t eager_limit = 16384;
-    std::size_t max_send_size = 32768; /* one slot's fragment, pml header included */
-    unsigned fifo_depth = 32;          /* slots per (sender, receiver) ring */
-    int single_copy = kSingleCopyAuto; /* offered; the pml uses it for exchanges (pml_single_copy) */
-    std::size_t get_limit = 0; /* bytes per btl_get call; 0: any */
-    unsigned latency = 200;    /* ns, estimate */
-    unsigned bandwidth = 12000; /* MB/s, estimate */
-    double peer_check_interval = 0.25; /* s between liveness checks of silent peers; 0: never */
+    mca_btl_base_common_params_t common; /* max_send_size: one slot's fragment, pml header included */
+    unsigned fifo_depth;                 /* slots per (sender, receiver) ring */
+    int single_copy;                     /* SingleCopy, offered; the pml uses it for exchanges (pml_single_copy) */
+    std::size_t get_limit;               /* bytes per btl_get call; 0: any */
+    double peer_check_interval;          /* s between liveness checks of silent peers; 0: never */
 };
 extern Params params;
 

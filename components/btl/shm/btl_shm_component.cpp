@@ -3,10 +3,12 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "components/btl/shm/btl_shm.h"
 #include "components/btl/shm/btl_shm_segment.h"
+#include "frameworks/btl/base/base.h"
 #include "mca/report.h"
 #include "mca/var.h"
 #include "ompi/proc/modex.h"
@@ -33,59 +35,48 @@ const mca_var_enum_value_t single_copy_values[] = {
 
 int register_params(const mca_base_component_t *)
 {
-    params = Params{};
-    const mca_var_decl_t vars[] = {
-        {"eager_limit", "Largest message (bytes, pml header included) sent in one fragment to a peer on this host",
-         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.eager_limit},
-        {"max_send_size", "Bytes of one fragment (a ring slot, pml header included); large messages are cut "
-                          "into fragments of this size, copied in and out on two cores at once",
-         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.max_send_size},
-        {"fifo_depth", "Slots in each ring from one rank of a host to another (the segment holds one ring per "
-                       "ordered pair of local ranks)",
-         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.fifo_depth},
-        {"single_copy", "How a receiver may read a large message: auto (process_vm_readv from the sender's "
-                        "buffer where the kernel allows it), cma (the same, warning where it is refused) or none "
-                        "(copy-in/copy-out through the rings only). Which messages use it is the pml's choice "
-                        "(pml_single_copy: by default the exchanges of collectives; one-way transfers stream "
-                        "faster through the rings)",
-         MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_4, &params.single_copy},
-        {"get_limit", "Largest single-copy read (bytes) the pml asks for at once (0: any)", MCA_VAR_TYPE_SIZE, nullptr,
-         MCA_INFO_LVL_5, &params.get_limit},
-        {"latency", "One-way latency estimate of a small fragment, ns (orders the modules reaching a peer)",
-         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_5, &params.latency},
-        {"bandwidth", "Bandwidth estimate, MB/s (weights striping over the modules reaching a peer)",
-         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_5, &params.bandwidth},
-        {"peer_check_interval", "Seconds between checks, while nothing arrives, that the peers on this host are "
-                                "still alive; a peer found gone is reported as an error once (0: never check)",
-         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_6, &params.peer_check_interval},
+    const mca_btl_base_common_specs_t common = {
+        .eager_limit = {"16k", nullptr, nullptr,
+                        "Largest message (bytes, pml header included) sent in one fragment to a peer on this host",
+                        MCA_INFO_LVL_4},
+        .max_send_size = {"32k", "64", "64M",
+                          "Bytes of one fragment (a ring slot, pml header included); large messages are cut into "
+                          "fragments of this size, copied in and out on two cores at once",
+                          MCA_INFO_LVL_4},
+        .latency = {"200", nullptr, nullptr,
+                    "One-way latency estimate of a small fragment, ns (orders the modules reaching a peer)",
+                    MCA_INFO_LVL_5},
+        .bandwidth = {"12000", nullptr, nullptr,
+                      "Bandwidth estimate, MB/s (weights striping over the modules reaching a peer)", MCA_INFO_LVL_5},
     };
-    return mca_var_register_table("btl", "shm", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_LOCAL);
-}
-
-std::string out_of_range(const char *name, const std::string &value, const char *range)
-{
-    return tessera::mca::bad_value(std::string("btl_shm_") + name, value, std::string("is not in ") + range);
+    if (const int rc = mca_btl_base_register_common("shm", &common, &params.common); rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    const mca_var_row_t rows[] = {
+        {"fifo_depth", MCA_VAR_TYPE_UNSIGNED, "32", "2", "65536",
+         "Slots in each ring from one rank of a host to another (the segment holds one ring per ordered pair of "
+         "local ranks)",
+         MCA_INFO_LVL_4, nullptr, &params.fifo_depth},
+        {"single_copy", MCA_VAR_TYPE_ENUM, "auto", nullptr, nullptr,
+         "How a receiver may read a large message: auto (process_vm_readv from the sender's buffer where the kernel "
+         "allows it), cma (the same, warning where it is refused) or none (copy-in/copy-out through the rings only). "
+         "Which messages use it is the pml's choice (pml_single_copy: by default the exchanges of collectives; "
+         "one-way transfers stream faster through the rings)",
+         MCA_INFO_LVL_4, single_copy_values, &params.single_copy},
+        {"get_limit", MCA_VAR_TYPE_SIZE, "0", nullptr, nullptr,
+         "Largest single-copy read (bytes) the pml asks for at once (0: any)", MCA_INFO_LVL_5, nullptr,
+         &params.get_limit},
+        {"peer_check_interval", MCA_VAR_TYPE_DOUBLE, "0.25", "0", "3600",
+         "Seconds between checks, while nothing arrives, that the peers on this host are still alive; a peer found "
+         "gone is reported as an error once (0: never check)",
+         MCA_INFO_LVL_6, nullptr, &params.peer_check_interval},
+    };
+    return mca_var_register_rows("btl", "shm", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
 
 int open_component()
 {
-    std::string problem;
-    if (params.max_send_size < 64 || params.max_send_size > (size_t{1} << 26)) {
-        problem = out_of_range("max_send_size", std::to_string(params.max_send_size), "64..64M");
-    } else if (params.eager_limit > params.max_send_size) {
-        problem = tessera::mca::bad_value("btl_shm_eager_limit", std::to_string(params.eager_limit),
-                                          "is larger than btl_shm_max_send_size (" +
-                                              std::to_string(params.max_send_size) + ")");
-    } else if (params.fifo_depth < 2 || params.fifo_depth > 65536) {
-        problem = out_of_range("fifo_depth", std::to_string(params.fifo_depth), "2..65536");
-    } else if (!(params.peer_check_interval >= 0 && params.peer_check_interval <= 3600)) {
-        problem = out_of_range("peer_check_interval", std::to_string(params.peer_check_interval), "0..3600 seconds");
-    }
-    if (!problem.empty()) {
-        tessera::mca::report(tessera::mca::Severity::Error, problem);
-        return TESSERA_ERR_BAD_PARAM;
-    }
-    return TESSERA_SUCCESS;
+    return mca_btl_base_check_common("shm", &params.common);
 }
 
 int query(void **module, int *priority)
@@ -122,7 +113,7 @@ mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
     if (job->local_rank == 0) {
         segment = new Segment();
         std::string error;
-        if (!segment->create(name, job->local_size, params.fifo_depth, params.max_send_size, &error)) {
+        if (!segment->create(name, job->local_size, params.fifo_depth, params.common.max_send_size, &error)) {
             tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
             drop_segment();
             return nullptr;
@@ -163,7 +154,7 @@ Segment *attached_segment()
         segment = new Segment();
         std::string error;
         if (job == nullptr ||
-            !segment->attach(segment_name_buf, job->local_size, params.fifo_depth, params.max_send_size, &error)) {
+            !segment->attach(segment_name_buf, job->local_size, params.fifo_depth, params.common.max_send_size, &error)) {
             tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
             delete segment;
             segment = nullptr;

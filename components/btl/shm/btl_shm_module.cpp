@@ -139,19 +139,19 @@ mca_btl_base_module_t *module_create(uint32_t local_rank, uint32_t local_size, b
     state->me = local_rank;
     state->local_size = local_size;
     state->depth = params.fifo_depth;
-    state->max_fragment = params.max_send_size;
-    state->stride = (sizeof(SlotHeader) + params.max_send_size + kCacheLine - 1) & ~uint64_t{kCacheLine - 1};
+    state->max_fragment = params.common.max_send_size;
+    state->stride = (sizeof(SlotHeader) + params.common.max_send_size + kCacheLine - 1) & ~uint64_t{kCacheLine - 1};
     state->by_local_rank.resize(local_size);
     state->threaded = threaded;
     const bool single_copy = params.single_copy != kSingleCopyNone;
     module = mca_btl_base_module_t{
         .btl_component = &mca_btl_shm_component,
         .btl_name = "shm",
-        .btl_eager_limit = params.eager_limit,
-        .btl_max_send_size = params.max_send_size,
+        .btl_eager_limit = params.common.eager_limit,
+        .btl_max_send_size = params.common.max_send_size,
         .btl_exclusivity = MCA_BTL_EXCLUSIVITY_DEFAULT,
-        .btl_latency = params.latency,
-        .btl_bandwidth = params.bandwidth,
+        .btl_latency = params.common.latency,
+        .btl_bandwidth = params.common.bandwidth,
         .btl_flags = MCA_BTL_FLAG_SEND | (single_copy ? MCA_BTL_FLAG_GET : 0u),
         .btl_add_procs = add_procs,
         .btl_del_procs = del_procs,

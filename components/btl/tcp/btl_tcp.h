@@ -22,30 +22,28 @@
 #include <string>
 #include <vector>
 
+#include "frameworks/btl/base/base.h"
 #include "frameworks/btl/btl.h"
 
 extern "C" mca_btl_base_component_t mca_btl_tcp_component;
 
 namespace tessera::ompi::btl_tcp {
 
-/* Parameter storage: btl_tcp_<name>. */
+/* Parameter storage: btl_tcp_<name>; the defaults and ranges are in the rows of register_params. */
 struct Params {
-    int links = 1;
-    const char *if_include = nullptr;
-    const char *if_exclude = nullptr;
-    std::size_t eager_limit = 65536;
-    std::size_t max_send_size = 131072;
-    std::size_t queue_limit = 8u << 20;
-    std::size_t copy_limit = 256;
-    std::size_t sndbuf = 0;
-    std::size_t rcvbuf = 0;
-    unsigned latency = 8000;
-    unsigned bandwidth = 2000;
-    double handshake_timeout = 10.0;
-    int handshake_limit = 128;
-    double close_linger = 1.0;
-    int direct_reads = 1;
-    int poll_every = 64;
+    mca_btl_base_common_params_t common; /* eager_limit, max_send_size, latency, bandwidth */
+    int links;
+    const char *if_include;
+    const char *if_exclude;
+    std::size_t queue_limit;
+    std::size_t copy_limit;
+    std::size_t sndbuf;
+    std::size_t rcvbuf;
+    double handshake_timeout;
+    int handshake_limit;
+    double close_linger;
+    int direct_reads;
+    int poll_every;
 };
 extern Params params;
 

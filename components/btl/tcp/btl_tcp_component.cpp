@@ -12,6 +12,7 @@
 #include "components/btl/tcp/btl_tcp_endpoint.h"
 #include "components/btl/tcp/btl_tcp_hdr.h"
 #include "components/btl/tcp/btl_tcp_if.h"
+#include "frameworks/btl/base/base.h"
 #include "mca/report.h"
 #include "mca/var.h"
 #include "ompi/proc/modex.h"
@@ -26,56 +27,61 @@ namespace {
 /* Only orders modules of equal exclusivity. */
 constexpr int kPriority = 10;
 /* Frame lengths are 32-bit, and a receive buffer holds two frames: keep both far from overflow. */
-constexpr std::size_t kMaxSendSizeLimit = kMaxAnnouncedFrame;
+const std::string kMaxSendSizeText = std::to_string(kMaxAnnouncedFrame);
+/* A card has room for this many links. */
+const std::string kMaxLinksText = std::to_string(kMaxLinks);
 
 mca_btl_base_module_t *modules[kMaxLinks];
 
 int register_params(const mca_base_component_t *)
 {
-    params = Params{};
-    const mca_var_decl_t vars[] = {
-        {"links", "Connections per peer, each its own module (large messages are striped over them), 1..16",
-         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.links},
-        {"if_include",
+    const mca_btl_base_common_specs_t common = {
+        .eager_limit = {"64k", "64", nullptr, nullptr, MCA_INFO_LVL_4},
+        .max_send_size = {"128k", "1k", kMaxSendSizeText.c_str(), nullptr, MCA_INFO_LVL_4},
+        .latency = {"8000", nullptr, nullptr, nullptr, MCA_INFO_LVL_4},
+        .bandwidth = {"2000", "1", nullptr, nullptr, MCA_INFO_LVL_4},
+    };
+    if (const int rc = mca_btl_base_register_common("tcp", &common, &params.common); rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    const mca_var_row_t rows[] = {
+        {"links", MCA_VAR_TYPE_INT, "1", "1", kMaxLinksText.c_str(),
+         "Connections per peer, each its own module (large messages are striped over them)", MCA_INFO_LVL_4, nullptr,
+         &params.links},
+        {"if_include", MCA_VAR_TYPE_STRING, nullptr, nullptr, nullptr,
          "Interfaces to use: names or a.b.c.d/n subnets, comma-separated; not together with btl_tcp_if_exclude",
-         MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_4, &params.if_include},
-        {"if_exclude",
+         MCA_INFO_LVL_4, nullptr, &params.if_include},
+        {"if_exclude", MCA_VAR_TYPE_STRING, nullptr, nullptr, nullptr,
          "Interfaces not to use: names or a.b.c.d/n subnets, comma-separated. Unset: any interface, loopback only "
          "when nothing else is up",
-         MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_4, &params.if_exclude},
-        {"eager_limit", "Largest message (header included) the pml sends in one fragment", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
-         &params.eager_limit},
-        {"max_send_size", "Largest fragment, header included (at most 64M)", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
-         &params.max_send_size},
-        {"queue_limit", "Bytes queued per connection before send() asks to be retried", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
-         &params.queue_limit},
-        {"copy_limit",
+         MCA_INFO_LVL_4, nullptr, &params.if_exclude},
+        {"queue_limit", MCA_VAR_TYPE_SIZE, "8M", "1", nullptr, "Bytes queued per connection before send() asks to be retried",
+         MCA_INFO_LVL_4, nullptr, &params.queue_limit},
+        {"copy_limit", MCA_VAR_TYPE_SIZE, "256", nullptr, nullptr,
          "A queued fragment's segments up to this size are copied; larger ones are written from the caller's "
          "memory until its done callback is called (sends without one are copied whole)",
-         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.copy_limit},
-        {"sndbuf", "SO_SNDBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
-         &params.sndbuf},
-        {"rcvbuf", "SO_RCVBUF of every connection; 0: the kernel's default, which grows by itself", MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4,
-         &params.rcvbuf},
-        {"latency", "One-way latency estimate of a small fragment, ns (orders a peer's modules)",
-         MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.latency},
-        {"bandwidth", "Bandwidth estimate, MB/s (weights striping)", MCA_VAR_TYPE_UNSIGNED, nullptr, MCA_INFO_LVL_4, &params.bandwidth},
-        {"handshake_timeout", "Seconds an accepted connection has to present its hello", MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_4,
-         &params.handshake_timeout},
-        {"handshake_limit", "Accepted connections that may wait for their hello per link; beyond, the oldest is "
-                            "refused",
-         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.handshake_limit},
-        {"close_linger", "Seconds del_procs keeps writing what is still queued to a peer before closing",
-         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_4, &params.close_linger},
-        {"direct_reads",
+         MCA_INFO_LVL_4, nullptr, &params.copy_limit},
+        {"sndbuf", MCA_VAR_TYPE_SIZE, "0", nullptr, "1G", "SO_SNDBUF of every connection; 0: the kernel's default, which grows by itself",
+         MCA_INFO_LVL_4, nullptr, &params.sndbuf},
+        {"rcvbuf", MCA_VAR_TYPE_SIZE, "0", nullptr, "1G", "SO_RCVBUF of every connection; 0: the kernel's default, which grows by itself",
+         MCA_INFO_LVL_4, nullptr, &params.rcvbuf},
+        {"handshake_timeout", MCA_VAR_TYPE_DOUBLE, "10", nullptr, nullptr,
+         "Seconds an accepted connection has to present its hello", MCA_INFO_LVL_4, nullptr, &params.handshake_timeout},
+        {"handshake_limit", MCA_VAR_TYPE_INT, "128", "1", nullptr,
+         "Accepted connections that may wait for their hello per link; beyond, the oldest is refused", MCA_INFO_LVL_4,
+         nullptr, &params.handshake_limit},
+        {"close_linger", MCA_VAR_TYPE_DOUBLE, "1", "0", nullptr,
+         "Seconds del_procs keeps writing what is still queued to a peer before closing", MCA_INFO_LVL_4, nullptr,
+         &params.close_linger},
+        {"direct_reads", MCA_VAR_TYPE_INT, "1", "0", "64",
          "While a module has at most this many connections, progress reads them directly instead of asking epoll "
-         "first (0..64; 0: always epoll)",
-         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.direct_reads},
-        {"poll_every", "While reading directly, progress polls epoll (new connections, handshakes) every this many "
-                       "passes",
-         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_4, &params.poll_every},
+         "first (0: always epoll)",
+         MCA_INFO_LVL_4, nullptr, &params.direct_reads},
+        {"poll_every", MCA_VAR_TYPE_INT, "64", "1", nullptr,
+         "While reading directly, progress polls epoll (new connections, handshakes) every this many passes",
+         MCA_INFO_LVL_4, nullptr, &params.poll_every},
     };
-    return mca_var_register_table("btl", "tcp", vars, std::size(vars), MCA_VAR_SCOPE_LOCAL);
+    return mca_var_register_rows("btl", "tcp", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
 
 bool set(const char *value)
@@ -83,15 +89,12 @@ bool set(const char *value)
     return value != nullptr && *value != '\0';
 }
 
-/* Every value checked before anything runs; "" when all are sane. */
+/* What the rows' ranges cannot say; "" when all is sane. */
 std::string check_params()
 {
     const auto bad = [](const char *name, const std::string &value, const std::string &rule) {
         return tessera::mca::bad_value(std::string("btl_tcp_") + name, value, rule);
     };
-    if (params.links < 1 || params.links > kMaxLinks) {
-        return bad("links", std::to_string(params.links), "is not in 1.." + std::to_string(kMaxLinks));
-    }
     if (set(params.if_include) && set(params.if_exclude)) {
         return std::string("btl_tcp_if_include (\"") + params.if_include + "\") and btl_tcp_if_exclude (\"" +
                params.if_exclude + "\") are both set; set one of them";
@@ -103,47 +106,21 @@ std::string check_params()
     if (std::string e = parse_if_list("btl_tcp_if_exclude", params.if_exclude, &list); !e.empty()) {
         return e;
     }
-    if (params.max_send_size < 1024 || params.max_send_size > kMaxSendSizeLimit) {
-        return bad("max_send_size", std::to_string(params.max_send_size), "is not in 1k..64M");
-    }
-    if (params.eager_limit < 64 || params.eager_limit > params.max_send_size) {
-        return bad("eager_limit", std::to_string(params.eager_limit),
-                   "is not in 64..btl_tcp_max_send_size (" + std::to_string(params.max_send_size) + ")");
-    }
-    if (params.queue_limit == 0) {
-        return bad("queue_limit", "0", "must be positive");
-    }
-    if (params.copy_limit > params.max_send_size) {
+    if (params.copy_limit > params.common.max_send_size) {
         return bad("copy_limit", std::to_string(params.copy_limit),
-                   "exceeds btl_tcp_max_send_size (" + std::to_string(params.max_send_size) + ")");
-    }
-    if (params.sndbuf > (1u << 30) || params.rcvbuf > (1u << 30)) {
-        return bad(params.sndbuf > (1u << 30) ? "sndbuf" : "rcvbuf",
-                   std::to_string(std::max(params.sndbuf, params.rcvbuf)), "exceeds 1G");
+                   "exceeds btl_tcp_max_send_size (" + std::to_string(params.common.max_send_size) + ")");
     }
     if (!(params.handshake_timeout > 0)) {
         return bad("handshake_timeout", std::to_string(params.handshake_timeout), "must be positive (seconds)");
-    }
-    if (params.handshake_limit < 1) {
-        return bad("handshake_limit", std::to_string(params.handshake_limit), "must be at least 1");
-    }
-    if (!(params.close_linger >= 0)) {
-        return bad("close_linger", std::to_string(params.close_linger), "must not be negative (seconds)");
-    }
-    if (params.direct_reads < 0 || params.direct_reads > 64) {
-        return bad("direct_reads", std::to_string(params.direct_reads), "is not in 0..64");
-    }
-    if (params.poll_every < 1) {
-        return bad("poll_every", std::to_string(params.poll_every), "must be at least 1");
-    }
-    if (params.bandwidth == 0) {
-        return bad("bandwidth", "0", "must be positive (MB/s)");
     }
     return "";
 }
 
 int open_component()
 {
+    if (mca_btl_base_check_common("tcp", &params.common) != TESSERA_SUCCESS) {
+        return TESSERA_ERR_BAD_PARAM;
+    }
     if (const std::string problem = check_params(); !problem.empty()) {
         tessera::mca::report(tessera::mca::Severity::Error, problem);
         return TESSERA_ERR_BAD_PARAM;

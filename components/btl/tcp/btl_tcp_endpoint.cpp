@@ -72,7 +72,7 @@ void become_connected(Link *l, Endpoint *e, uint32_t peer_max_frame)
     e->peer_max_frame = peer_max_frame;
     /* Room for two of the largest frames either side sends, so that a frame that starts late in the
      * buffer still fits without moving it (btl_tcp_recv.cpp), plus room for a batch of small ones. */
-    const std::size_t frame = sizeof(FrameHeader) + std::max<std::size_t>(params.max_send_size, peer_max_frame);
+    const std::size_t frame = sizeof(FrameHeader) + std::max<std::size_t>(params.common.max_send_size, peer_max_frame);
     const std::size_t size = 2 * frame + 65536;
     if (e->rx.buf.size() < size) {
         e->rx.buf.resize(size);
@@ -90,7 +90,7 @@ bool send_hello(Link *l, Endpoint *e)
     h.link = htons(static_cast<uint16_t>(l->link));
     h.jobid = htonl(component->jobid);
     h.rank = htonl(component->rank);
-    h.max_frame = htonl(static_cast<uint32_t>(params.max_send_size));
+    h.max_frame = htonl(static_cast<uint32_t>(params.common.max_send_size));
     std::memcpy(h.key, component->key.data(), std::min(component->key.size(), sizeof h.key));
     /* A fresh connection's send buffer is empty: 84 bytes go out whole or not at all. */
     if (::send(e->fd, &h, sizeof h, MSG_NOSIGNAL | MSG_DONTWAIT) != static_cast<ssize_t>(sizeof h)) {
@@ -137,7 +137,7 @@ void on_reply(Link *l, Endpoint *e)
 
 void refuse_duplicate(int fd)
 {
-    const HelloReply r{htonl(kHelloMagic), htonl(kHelloDuplicate), htonl(static_cast<uint32_t>(params.max_send_size)), 0};
+    const HelloReply r{htonl(kHelloMagic), htonl(kHelloDuplicate), htonl(static_cast<uint32_t>(params.common.max_send_size)), 0};
     /* The loser may already have closed its side: nothing to do if this fails. */
     (void)::send(fd, &r, sizeof r, MSG_NOSIGNAL | MSG_DONTWAIT);
     close(fd);
@@ -241,7 +241,7 @@ void adopt(Link *l, Endpoint *e, int fd, uint32_t peer_max_frame)
         refuse_duplicate(fd);
         return;
     }
-    const HelloReply r{htonl(kHelloMagic), htonl(kHelloAccepted), htonl(static_cast<uint32_t>(params.max_send_size)), 0};
+    const HelloReply r{htonl(kHelloMagic), htonl(kHelloAccepted), htonl(static_cast<uint32_t>(params.common.max_send_size)), 0};
     e->fd = fd;
     if (::send(fd, &r, sizeof r, MSG_NOSIGNAL | MSG_DONTWAIT) != static_cast<ssize_t>(sizeof r)) {
         fail_endpoint(l, e, peer_text(e) + " went away during the handshake: " + std::strerror(errno));
@@ -279,7 +279,7 @@ int send_fragment(Link *l, Endpoint *e, mca_btl_base_tag_t tag, const mca_btl_ba
     for (std::size_t i = 0; i < segment_count; ++i) {
         total += segments[i].seg_len;
     }
-    if (total > params.max_send_size) {
+    if (total > params.common.max_send_size) {
         return TESSERA_ERR_BAD_PARAM;
     }
     if (e->state == ConnState::Failed) {

@@ -43,14 +43,15 @@ extern "C" mca_coll_base_component_t mca_coll_sm_component;
 
 namespace tessera::ompi::coll_sm {
 
+/* Defaults and ranges are in the rows of register_params (coll_sm_component.cpp). */
 struct Params {
-    int priority = 40;               /* coll_sm_priority: above tuned's 30 */
-    std::size_t max_bytes = 4096;    /* coll_sm_max_bytes: a rank's slot; larger messages go below */
-    int max_procs = 16;              /* coll_sm_max_procs: larger communicators get no module */
-    int polls = 128;                 /* coll_sm_polls: flag polls between passes of the progress engine */
-    int depth = 8;                   /* coll_sm_depth: sets of slots, used in turn */
-    int pauses = -1;                 /* coll_sm_pauses: pause instructions between polls; -1: 1, or 0 oversubscribed */
-    int fetch_lines = 4;             /* coll_sm_fetch_lines: lines of a slot's data fetched while polling its head */
+    int priority;          /* coll_sm_priority: above tuned's 30 */
+    std::size_t max_bytes; /* coll_sm_max_bytes: a rank's slot; larger messages go below */
+    int max_procs;         /* coll_sm_max_procs: larger communicators get no module */
+    int polls;             /* coll_sm_polls: flag polls between passes of the progress engine */
+    int depth;             /* coll_sm_depth: sets of slots, used in turn */
+    int pauses;            /* coll_sm_pauses: pause instructions between polls; -1: 1, or 0 oversubscribed */
+    int fetch_lines;       /* coll_sm_fetch_lines: lines of a slot's data fetched while polling its head */
 };
 extern Params params;
 

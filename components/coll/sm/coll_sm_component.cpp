@@ -1,7 +1,8 @@
 /* coll sm: parameters, and a module for each intracommunicator whose processes all share this host. */
 #include "components/coll/sm/coll_sm.h"
 
-#include "mca/report.h"
+#include <iterator>
+
 #include "mca/var.h"
 #include "ompi/coll/coll_objects.h"
 #include "ompi/proc/proc.h"
@@ -12,72 +13,43 @@ Params params;
 
 namespace {
 
-/* A slot above this would make the segment of a 16-process communicator larger than 32 MiB. */
-constexpr std::size_t kMaxSlot = std::size_t{1} << 20;
-constexpr int kMaxProcs = 256;
-
-const mca_var_decl_t vars[] = {
-    {"priority",
-     "Priority of the shared-memory collectives (MPI_Barrier, and MPI_Bcast, MPI_Reduce, MPI_Allreduce, "
-     "MPI_Allgather and MPI_Alltoall of at most coll_sm_max_bytes) of communicators whose processes all share a "
-     "host; the rest of their "
-     "collectives, and those of other communicators, go to the components below (tuned: 30)",
-     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.priority},
-    {"max_bytes",
-     "The largest message through shared memory, per rank: a broadcast's message, a reduction's vector, an "
-     "allgather's block, all the blocks an alltoall sends (larger ones go below); each rank's slot of the "
-     "communicator's segment",
-     MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.max_bytes},
-    {"max_procs", "The largest communicator that gets shared-memory collectives (each rank polls every other's flag)",
-     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.max_procs},
-    {"depth",
-     "Sets of slots of a communicator's segment, used in turn: a rank may run this many collectives less one "
-     "ahead of the slowest (a broadcast's root, say)",
-     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.depth},
-    {"polls",
-     "While waiting for other ranks, polls of their flags between two passes of the progress engine (which "
-     "polls every transport: a flag set during a pass is seen only after it)",
-     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.polls},
-    {"pauses",
-     "Pause instructions between two polls of another rank's line, so that the poller does not take the line "
-     "back while its writer is still storing into it; -1: one, or none when this host's ranks outnumber its "
-     "cores (a pause then only delays the yield that lets the writer run)",
-     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.pauses},
-    {"fetch_lines",
-     "Cache lines of the data a rank will read from a slot that it fetches while polling the slot's head, so "
-     "that they cross between the caches with the head's line rather than after it (0: none)",
-     MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.fetch_lines},
-};
-
 int register_params(const mca_base_component_t *)
 {
-    return mca_var_register_table("coll", "sm", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_ALL);
-}
-
-int open_component()
-{
-    std::string problem;
-    const auto bad = [](const char *name, auto value, const std::string &rule) {
-        return tessera::mca::bad_value(std::string("coll_sm_") + name, std::to_string(value), rule);
+    const mca_var_row_t rows[] = {
+        {"priority", MCA_VAR_TYPE_INT, "40", nullptr, nullptr,
+         "Priority of the shared-memory collectives (MPI_Barrier, and MPI_Bcast, MPI_Reduce, MPI_Allreduce, "
+         "MPI_Allgather and MPI_Alltoall of at most coll_sm_max_bytes) of communicators whose processes all share a "
+         "host; the rest of their "
+         "collectives, and those of other communicators, go to the components below (tuned: 30)",
+         MCA_INFO_LVL_6, nullptr, &params.priority},
+        /* At most 1M: a larger slot would make the segment of a 16-process communicator larger than 32 MiB. */
+        {"max_bytes", MCA_VAR_TYPE_SIZE, "4096", nullptr, "1M",
+         "The largest message through shared memory, per rank: a broadcast's message, a reduction's vector, an "
+         "allgather's block, all the blocks an alltoall sends (larger ones go below); each rank's slot of the "
+         "communicator's segment",
+         MCA_INFO_LVL_5, nullptr, &params.max_bytes},
+        {"max_procs", MCA_VAR_TYPE_INT, "16", "2", "256",
+         "The largest communicator that gets shared-memory collectives (each rank polls every other's flag)",
+         MCA_INFO_LVL_5, nullptr, &params.max_procs},
+        {"depth", MCA_VAR_TYPE_INT, "8", "2", "64",
+         "Sets of slots of a communicator's segment, used in turn: a rank may run this many collectives less one "
+         "ahead of the slowest (a broadcast's root, say)",
+         MCA_INFO_LVL_6, nullptr, &params.depth},
+        {"polls", MCA_VAR_TYPE_INT, "128", "1", nullptr,
+         "While waiting for other ranks, polls of their flags between two passes of the progress engine (which "
+         "polls every transport: a flag set during a pass is seen only after it)",
+         MCA_INFO_LVL_6, nullptr, &params.polls},
+        {"pauses", MCA_VAR_TYPE_INT, "-1", "-1", nullptr,
+         "Pause instructions between two polls of another rank's line, so that the poller does not take the line "
+         "back while its writer is still storing into it; -1: one, or none when this host's ranks outnumber its "
+         "cores (a pause then only delays the yield that lets the writer run)",
+         MCA_INFO_LVL_6, nullptr, &params.pauses},
+        {"fetch_lines", MCA_VAR_TYPE_INT, "4", "0", nullptr,
+         "Cache lines of the data a rank will read from a slot that it fetches while polling the slot's head, so "
+         "that they cross between the caches with the head's line rather than after it (0: none)",
+         MCA_INFO_LVL_6, nullptr, &params.fetch_lines},
     };
-    if (params.max_bytes > kMaxSlot) {
-        problem = bad("max_bytes", params.max_bytes, "exceeds " + std::to_string(kMaxSlot) + " (1M)");
-    } else if (params.max_procs < 2 || params.max_procs > kMaxProcs) {
-        problem = bad("max_procs", params.max_procs, "is not in 2.." + std::to_string(kMaxProcs));
-    } else if (params.depth < 2 || params.depth > 64) {
-        problem = bad("depth", params.depth, "is not in 2..64");
-    } else if (params.polls < 1) {
-        problem = bad("polls", params.polls, "must be at least 1");
-    } else if (params.pauses < -1) {
-        problem = bad("pauses", params.pauses, "must be -1 (automatic) or at least 0");
-    } else if (params.fetch_lines < 0) {
-        problem = bad("fetch_lines", params.fetch_lines, "must be at least 0");
-    }
-    if (!problem.empty()) {
-        tessera::mca::report(tessera::mca::Severity::Error, problem);
-        return TESSERA_ERR_BAD_PARAM;
-    }
-    return TESSERA_SUCCESS;
+    return mca_var_register_rows("coll", "sm", rows, std::size(rows), MCA_VAR_SCOPE_ALL);
 }
 
 mca_coll_base_module_t *comm_query(struct tessera_comm *comm, int *out_priority)
@@ -103,7 +75,7 @@ using namespace tessera::ompi::coll_sm;
 mca_coll_base_component_t mca_coll_sm_component = {
     .base = {MCA_BASE_COMPONENT_HEADER(mca_coll_base_component_t, "coll", MCA_COLL_BASE_VERSION, "sm", 1, 0, 0),
              .mca_register_params = register_params,
-             .mca_open_component = open_component,
+             .mca_open_component = nullptr,
              .mca_close_component = nullptr,
              .mca_query_component = nullptr,
              .mca_flags = 0,

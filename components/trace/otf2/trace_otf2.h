@@ -11,11 +11,12 @@ extern "C" mca_trace_base_component_t mca_trace_otf2_component;
 
 namespace tessera::ompi::trace_otf2 {
 
+/* Defaults and ranges are in the rows of register_params (trace_otf2_component.cpp). */
 struct Params {
-    const char *dir = "";     /* trace_otf2_dir: the archive is <dir>/traces.otf2 */
-    size_t buffer_size = 0;   /* trace_otf2_buffer_size: OTF2's event memory per rank before a flush to disk */
-    size_t record_buffer_size = 0; /* trace_otf2_record_buffer_size: the hooks' records before they are encoded */
-    int clock = 0;            /* trace_otf2_clock: kClockAuto or kClockMonotonic (trace_otf2_clock.h) */
+    const char *dir;           /* trace_otf2_dir: the archive is <dir>/traces.otf2 */
+    size_t buffer_size;        /* trace_otf2_buffer_size: OTF2's event memory per rank before a flush to disk */
+    size_t record_buffer_size; /* trace_otf2_record_buffer_size: the hooks' records before they are encoded */
+    int clock;                 /* trace_otf2_clock: kClockAuto or kClockMonotonic (trace_otf2_clock.h) */
 };
 inline constexpr int kClockAuto = 0;
 inline constexpr int kClockMonotonic = 1;

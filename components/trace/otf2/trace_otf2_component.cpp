@@ -16,35 +16,28 @@ namespace {
 constexpr int kPriority = 20;
 
 const mca_var_enum_value_t clock_values[] = {{kClockAuto, "auto"}, {kClockMonotonic, "monotonic"}, {0, nullptr}};
-constexpr size_t kMinBufferSize = size_t{256} << 10; /* OTF2's smallest event chunk */
-constexpr size_t kMinRecordBufferSize = size_t{4} << 10;
-
 int register_params(const mca_base_component_t *)
 {
-    params = Params{};
-    params.dir = "./tessera-trace";
-    params.buffer_size = size_t{16} << 20;
-    params.record_buffer_size = size_t{16} << 20;
-    params.clock = kClockAuto;
-    const mca_var_decl_t vars[] = {
-        {"dir",
+    const mca_var_row_t rows[] = {
+        {"dir", MCA_VAR_TYPE_STRING, "./tessera-trace", nullptr, nullptr,
          "Directory of the OTF2 archive (traces.otf2 and its files, one event stream per rank; created if "
          "missing, an earlier archive there is replaced)",
-         MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_2, &params.dir},
-        {"buffer_size",
+         MCA_INFO_LVL_2, nullptr, &params.dir},
+        /* At least OTF2's smallest event chunk. */
+        {"buffer_size", MCA_VAR_TYPE_SIZE, "16M", "256k", nullptr,
          "Memory for each rank's events (bytes, k/M/G suffixes); when it is full the events are written to the "
          "archive and recording goes on (at least 256k)",
-         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.buffer_size},
-        {"record_buffer_size",
+         MCA_INFO_LVL_4, nullptr, &params.buffer_size},
+        {"record_buffer_size", MCA_VAR_TYPE_SIZE, "16M", "4k", nullptr,
          "Memory for each rank's records as the MPI calls leave them (bytes, k/M/G suffixes; 40 bytes a record): "
          "when it is full, and at finalize, they are encoded into OTF2 events (at least 4k)",
-         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_4, &params.record_buffer_size},
-        {"clock",
+         MCA_INFO_LVL_4, nullptr, &params.record_buffer_size},
+        {"clock", MCA_VAR_TYPE_ENUM, "auto", nullptr, nullptr,
          "Clock of the records: auto (the processor's time-stamp counter when the kernel of every rank uses it as "
          "its clock source, else CLOCK_MONOTONIC) or monotonic",
-         MCA_VAR_TYPE_ENUM, clock_values, MCA_INFO_LVL_5, &params.clock},
+         MCA_INFO_LVL_5, clock_values, &params.clock},
     };
-    return mca_var_register_table("trace", "otf2", vars, std::size(vars), MCA_VAR_SCOPE_LOCAL);
+    return mca_var_register_rows("trace", "otf2", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
 
 int open_component()
@@ -52,18 +45,6 @@ int open_component()
     if (params.dir == nullptr || params.dir[0] == '\0') {
         tessera::mca::report(tessera::mca::Severity::Error,
                              "trace_otf2_dir: empty; the otf2 trace component needs a directory for its archive");
-        return TESSERA_ERR_BAD_PARAM;
-    }
-    if (params.buffer_size < kMinBufferSize) {
-        tessera::mca::report(tessera::mca::Severity::Error,
-                             tessera::mca::bad_value("trace_otf2_buffer_size", std::to_string(params.buffer_size),
-                                                     "is smaller than 256k, OTF2's smallest chunk"));
-        return TESSERA_ERR_BAD_PARAM;
-    }
-    if (params.record_buffer_size < kMinRecordBufferSize) {
-        tessera::mca::report(tessera::mca::Severity::Error,
-                             tessera::mca::bad_value("trace_otf2_record_buffer_size",
-                                                     std::to_string(params.record_buffer_size), "is smaller than 4k"));
         return TESSERA_ERR_BAD_PARAM;
     }
     return TESSERA_SUCCESS;

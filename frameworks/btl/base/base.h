@@ -9,6 +9,7 @@
 
 #include "frameworks/btl/btl.h"
 #include "mca/framework.h"
+#include "mca/var.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +26,43 @@ typedef enum mca_btl_base_striping {
 /* Parameter storage (registered by the framework). */
 extern int mca_btl_base_striping;                /* mca_btl_base_striping_t */
 extern bool mca_btl_base_allow_mixed_exclusivity; /* keep lower-exclusivity modules in endpoint sets */
+
+/*
+ * The parameters every transport has, btl_<component>_<name>, registered and checked by the base from
+ * what the component says about each (as Open MPI's btl_base_mca.c does), so that they mean the same
+ * in every component and it repeats neither their rows nor their checks.
+ */
+typedef struct mca_btl_base_param_spec {
+    const char *default_value; /* as in a parameter row (mca/var.h) */
+    const char *min;           /* NULL: unbounded */
+    const char *max;
+    const char *help; /* NULL: the base's text */
+    mca_var_info_level_t level;
+} mca_btl_base_param_spec_t;
+
+typedef struct mca_btl_base_common_specs {
+    mca_btl_base_param_spec_t eager_limit; /* and at most max_send_size, whatever its max says */
+    mca_btl_base_param_spec_t max_send_size;
+    mca_btl_base_param_spec_t latency;
+    mca_btl_base_param_spec_t bandwidth;
+} mca_btl_base_common_specs_t;
+
+/* Their values, as a module takes them (btl_eager_limit, ...). */
+typedef struct mca_btl_base_common_params {
+    size_t eager_limit;
+    size_t max_send_size;
+    unsigned latency;   /* ns */
+    unsigned bandwidth; /* MB/s */
+} mca_btl_base_common_params_t;
+
+/* Registers btl_<component>_{eager_limit,max_send_size,latency,bandwidth} into `params` (the
+ * component's register_params). TESSERA_SUCCESS or the registration's error. */
+int mca_btl_base_register_common(const char *component, const mca_btl_base_common_specs_t *specs,
+                                 mca_btl_base_common_params_t *params);
+
+/* What the rows' ranges cannot say, as the component opens: the eager limit above the largest
+ * fragment. Reported as an error naming the parameter; TESSERA_SUCCESS or TESSERA_ERR_BAD_PARAM. */
+int mca_btl_base_check_common(const char *component, const mca_btl_base_common_params_t *params);
 
 /* The most modules one peer's endpoint set holds; further ones (slowest first) are released. */
 #define MCA_BTL_BASE_MAX_PEER_MODULES 32

@@ -131,6 +131,30 @@ TEST_F(LaunchEnv, OptionalVariablesAndOtherForms)
     EXPECT_EQ(info->appnum, 2);
 }
 
+// mpirun's --mca and --tune settings, decoded by the one function both the launch check and the rank
+// that applies them use; also without the rest of the launch environment (another runtime's launcher).
+TEST_F(LaunchEnv, LauncherSettingsAreDecodedInOnePlace)
+{
+    ::setenv(orte::kEnvCmdlineMca, orte::encode_cmdline_mca({{"btl", "tcp,self"}, {"x", "a=b"}}).c_str(), 1);
+    ::setenv(orte::kEnvCmdlineTune, "/a.conf:/b.conf", 1);
+    std::string error;
+    auto settings = orte::read_launcher_settings(&error);
+    ASSERT_TRUE(settings) << error;
+    EXPECT_EQ(settings->mca, (std::vector<std::pair<std::string, std::string>>{{"btl", "tcp,self"}, {"x", "a=b"}}));
+    EXPECT_EQ(settings->tune_files, (std::vector<std::string>{"/a.conf", "/b.conf"}));
+    for (const char *tune : {":/a.conf", "/a.conf:", "/a.conf::/b.conf", ":"}) {
+        ::setenv(orte::kEnvCmdlineTune, tune, 1);
+        EXPECT_FALSE(orte::read_launcher_settings(&error)) << tune;
+        EXPECT_NE(error.find("empty file name"), std::string::npos) << error;
+    }
+    ::unsetenv(orte::kEnvCmdlineTune);
+    ::unsetenv(orte::kEnvCmdlineMca);
+    settings = orte::read_launcher_settings(&error);
+    ASSERT_TRUE(settings) << error;
+    EXPECT_TRUE(settings->mca.empty());
+    EXPECT_TRUE(settings->tune_files.empty());
+}
+
 TEST_F(LaunchEnv, NoUriMeansSingleton)
 {
     // Even with leftovers of another launch around: without the URI nothing else is read.

@@ -48,6 +48,26 @@ text_format)
   grep -qE '^ *MCA btl base: parameter "btl" \(current value: ".*", data source: default, level: [1-9] [a-z]+/[a-z]+, type: string\)$' "$tmp/out" \
     || fail "readable line not in ompi_info form: $(head -3 "$tmp/out")"
   grep -q 'Valid values: ' "$tmp/out" || fail "no valid values shown for an enum" ;;
+ranges)
+  # a parameter registered as a row shows its range in every format; one without a range shows none
+  run --param btl tcp --level 9 --parsable
+  grep -qx 'mca:btl:tcp:param:btl_tcp_links:range:min:1' "$tmp/out" || fail "no min: $(grep links "$tmp/out")"
+  grep -qx 'mca:btl:tcp:param:btl_tcp_links:range:max:16' "$tmp/out" || fail "no max"
+  grep -qx 'mca:btl:tcp:param:btl_tcp_max_send_size:range:max:64M' "$tmp/out" || fail "size bound not canonical"
+  ! grep -q 'btl_tcp_if_include:range' "$tmp/out" || fail "a string has a range"
+  run --param btl tcp --level 9
+  grep -A3 '"btl_tcp_links"' "$tmp/out" | grep -q 'Valid range: 1\.\.16' || fail "text: $(grep -A3 links "$tmp/out")"
+  grep -A5 '"btl_tcp_poll_every"' "$tmp/out" | grep -q 'Valid range: at least 1' || fail "one-sided range"
+  run --param btl tcp --level 9 --json
+  python3 - "$tmp/out" <<'PY' || exit 1
+import json, sys
+params = {p["name"]: p for p in json.load(open(sys.argv[1]))["params"]}
+assert params["btl_tcp_links"]["range"] == {"min": "1", "max": "16"}, params["btl_tcp_links"]
+assert params["btl_tcp_sndbuf"]["range"] == {"max": "1G"}, params["btl_tcp_sndbuf"]
+assert "range" not in params["btl_tcp_if_include"]
+PY
+  run --mca btl_tcp_links 17 --param btl tcp --level 9 --parsable
+  grep -qx 'mca:btl:tcp:param:btl_tcp_links:value:17' "$tmp/out" || fail "the value set is shown as it is" ;;
 json_valid)
   run --all --json
   [ "$(rc)" = 0 ] || fail "exit $(rc)"

@@ -1,0 +1,63 @@
+/* Probes: MPI_Probe/Iprobe look at the unexpected queue; MPI_Mprobe/Improbe take a message out of
+ * matching, for MPI_Mrecv/Imrecv to receive later. */
+#include "ompi/pml/pml_engine_private.h"
+
+namespace tessera::ompi::pml {
+
+bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
+{
+    auto *state = static_cast<CommState *>(comm->pml);
+    for (const KeptMessage &u : state->unexpected) {
+        if ((source == MPI_ANY_SOURCE || source == u.header.source) && tag_matches(tag, u.header.tag)) {
+            if (status != MPI_STATUS_IGNORE) {
+                status->MPI_SOURCE = u.header.source;
+                status->MPI_TAG = u.header.tag;
+                status->MPI_ERROR = MPI_SUCCESS;
+                status_set_count(status, static_cast<std::size_t>(u.header.length));
+                status_set_cancelled(status, false);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+struct Message {
+    Communicator *comm;
+    MessageList node; /* the message, out of the unexpected queue */
+};
+
+Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
+{
+    auto *state = static_cast<CommState *>(comm->pml);
+    for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
+        if ((source == MPI_ANY_SOURCE || source == it->header.source) && tag_matches(tag, it->header.tag)) {
+            if (status != MPI_STATUS_IGNORE) {
+                status->MPI_SOURCE = it->header.source;
+                status->MPI_TAG = it->header.tag;
+                status->MPI_ERROR = MPI_SUCCESS;
+                status_set_count(status, static_cast<std::size_t>(it->header.length));
+                status_set_cancelled(status, false);
+            }
+            auto *m = new Message{comm, {}};
+            comm_retain(comm);
+            m->node.splice(m->node.begin(), state->unexpected, it);
+            return m;
+        }
+    }
+    return nullptr;
+}
+
+void start_mrecv(Request *r, Message *m)
+{
+    r->bytes = r->count * r->type->size;
+    restart(r);
+    request_set_comm(r, m->comm);
+    comm_release(m->comm);
+    const KeptMessage &kept = m->node.front();
+    deliver(r, kept.header, kept.proc, kept.data.data());
+    drop_message(m->node, m->node.begin());
+    delete m;
+}
+
+} // namespace tessera::ompi::pml

@@ -1,0 +1,225 @@
+/* The sender's side: eager sends and control fragments (queued while a transport is full), and the
+ * rendezvous: RTS, then on the CTS the data fragments striped over every module that reaches the peer
+ * (docs/p2p.md). */
+#include "ompi/pml/pml_engine_private.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "ompi/datatype/datatype_derived.h"
+
+namespace tessera::ompi::pml {
+
+namespace {
+
+void send_done(mca_btl_base_module_t *, mca_btl_base_endpoint_t *, void *data, int status)
+{
+    auto *r = static_cast<Request *>(data);
+    --r->in_flight;
+    if (status != TESSERA_SUCCESS) {
+        r->status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+    /* A rendezvous send completes in progress_sends, where it waits in active_sends. */
+    if (!r->rendezvous && r->in_flight == 0 && !r->complete) {
+        complete(r);
+    }
+}
+
+int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
+             std::size_t payload_len, Request *completes)
+{
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(proc);
+    if (peer == nullptr || peer->count == 0) {
+        return TESSERA_ERR_UNREACH;
+    }
+    mca_btl_base_module_t *m = peer->modules[0].btl;
+    const mca_btl_base_segment_t segments[2] = {{header, header_len}, {payload, payload_len}};
+    const int rc = m->btl_send(m, peer->modules[0].endpoint, kTag, segments, payload_len != 0 ? 2 : 1,
+                               completes != nullptr ? send_done : nullptr, completes);
+    if (rc == TESSERA_SUCCESS && completes != nullptr) {
+        ++completes->in_flight;
+    }
+    return rc;
+}
+
+} // namespace
+
+int send_control(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
+                 std::size_t payload_len, Request *completes)
+{
+    if (pending.empty()) {
+        const int rc = try_send(proc, header, header_len, payload, payload_len, completes);
+        if (rc == MCA_BTL_SEND_COMPLETE) {
+            if (completes != nullptr) {
+                complete(completes);
+            }
+            return TESSERA_SUCCESS;
+        }
+        if (rc == TESSERA_SUCCESS) {
+            return rc;
+        }
+        if (rc != TESSERA_ERR_OUT_OF_RESOURCE) {
+            return rc;
+        }
+    }
+    const auto *h = static_cast<const char *>(header);
+    pending.push_back(Pending{proc, std::vector<char>(h, h + header_len), payload, payload_len, completes});
+    return TESSERA_SUCCESS;
+}
+
+int progress_pending()
+{
+    int events = 0;
+    while (!pending.empty()) {
+        Pending &p = pending.front();
+        const int rc = try_send(p.proc, p.header.data(), p.header.size(), p.payload, p.payload_len, p.completes);
+        if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+            break;
+        }
+        if (rc == MCA_BTL_SEND_COMPLETE && p.completes != nullptr) {
+            complete(p.completes);
+        } else if (rc != MCA_BTL_SEND_COMPLETE && rc != TESSERA_SUCCESS && p.completes != nullptr) {
+            fail(p.completes, MPI_ERR_OTHER);
+        }
+        pending.pop_front();
+        ++events;
+    }
+    return events;
+}
+
+namespace {
+
+/* Pushes a rendezvous send's data fragments, round-robin (or weighted) over the peer's modules.
+ * True when the send is finished (every byte taken and released by the transports, or failed): the
+ * caller takes it out of its queue and completes it. */
+bool push_data(Request *s)
+{
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(s->proc);
+    if (peer == nullptr || peer->count == 0) {
+        s->status.MPI_ERROR = MPI_ERR_OTHER;
+        return s->in_flight == 0;
+    }
+    const char *source = s->type->contiguous ? convertor_contiguous(s->sbuf, *s->type) : s->packed.data();
+    while (s->scheduled < s->bytes && s->in_flight < params.pipeline_depth) {
+        const std::size_t index = mca_btl_base_stripe_next(&s->stripe, peer);
+        mca_btl_base_module_t *m = peer->modules[index].btl;
+        const std::size_t room = m->btl_max_send_size - sizeof(DataHeader);
+        const std::size_t n = std::min(room, s->bytes - s->scheduled);
+        /* Packed here, one fragment ahead of the transports (unless it was packed whole for a single
+         * copy): the first fragment leaves after one fragment's packing, not the whole message's. */
+        pack_until(s, s->scheduled + n);
+        DataHeader h{FragType::Data, {}, s->remote, s->scheduled};
+        const mca_btl_base_segment_t segments[2] = {{&h, sizeof h}, {source + s->scheduled, n}};
+        const int rc = m->btl_send(m, peer->modules[index].endpoint, kTag, segments, 2, send_done, s);
+        if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+            break;
+        }
+        if (rc != MCA_BTL_SEND_COMPLETE && rc != TESSERA_SUCCESS) {
+            s->status.MPI_ERROR = MPI_ERR_OTHER;
+            s->scheduled = s->bytes;
+            break;
+        }
+        if (rc == TESSERA_SUCCESS) {
+            ++s->in_flight;
+        }
+        s->scheduled += n;
+    }
+    return s->scheduled >= s->bytes && s->in_flight == 0;
+}
+
+} // namespace
+
+int progress_sends()
+{
+    int events = 0;
+    for (Request *s = active_sends.head; s != nullptr;) {
+        Request *next = s->next;
+        const std::size_t before = s->scheduled;
+        if (push_data(s)) {
+            active_sends.erase(s);
+            complete(s);
+            ++events;
+        } else {
+            events += s->scheduled != before;
+        }
+        s = next;
+    }
+    return events;
+}
+
+void on_cts(const CtsHeader &h)
+{
+    auto *s = reinterpret_cast<Request *>(h.sender);
+    awaiting_cts.erase(s);
+    s->matched = true;
+    if (h.receiver == 0 || s->bytes == 0) { /* the receiver read the data itself (single copy), or none */
+        complete(s);
+        return;
+    }
+    s->remote = h.receiver;
+    mca_btl_base_stripe_init(&s->stripe, mca_btl_base_peer(s->proc));
+    if (push_data(s)) {
+        complete(s);
+    } else {
+        active_sends.push_back(s);
+    }
+}
+
+int start_send(Request *r)
+{
+    r->proc = r->comm->peers()[static_cast<std::size_t>(r->peer)];
+    mca_btl_base_peer_t *peer = mca_btl_base_peer(r->proc);
+    if (peer == nullptr || peer->count == 0) {
+        return MPI_ERR_OTHER;
+    }
+    r->bytes = r->count * r->type->size;
+    restart(r);
+    auto *state = static_cast<CommState *>(r->comm->pml);
+    PeerState &ps = state->peers[static_cast<std::size_t>(r->peer)];
+    if (!r->type->contiguous) {
+        r->packed.resize(r->bytes);
+    }
+    const char *payload = r->type->contiguous ? convertor_contiguous(r->sbuf, *r->type) : r->packed.data();
+    MatchHeader h{};
+    h.context = r->comm->context_id;
+    h.generation = r->comm->generation;
+    h.source = r->comm->rank;
+    h.tag = r->tag;
+    h.seq = ps.send_seq++;
+    h.length = r->bytes;
+    const std::size_t limit =
+        std::min(params.eager_limit != 0 ? params.eager_limit : peer->modules[0].btl->btl_eager_limit,
+                 peer->modules[0].btl->btl_max_send_size);
+    if (r->mode != SendMode::Sync && r->bytes + sizeof h <= limit) {
+        pack_until(r, r->bytes);
+        h.type = FragType::Eager;
+        r->scheduled = r->bytes;
+        const int rc = send_control(r->proc, &h, sizeof h, payload, r->bytes, r);
+        return rc == TESSERA_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+    }
+    h.type = FragType::Rts;
+    h.sender = reinterpret_cast<uint64_t>(r);
+    r->rendezvous = true;
+    const mca_btl_base_module_t *first = peer->modules[0].btl;
+    const bool wanted = params.single_copy == kSingleCopyAlways ||
+                        (params.single_copy == kSingleCopyExchange && r->exchange);
+    const bool offer = wanted && peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
+    if (offer) {
+        /* The receiver reads the packed message as soon as the RTS arrives: whole before it leaves. */
+        pack_until(r, r->bytes);
+        h.flags |= kRtsAddress;
+        r->address = reinterpret_cast<uint64_t>(payload);
+    }
+    /* Listed before the RTS leaves: over self the CTS comes back inside send_control. */
+    awaiting_cts.push_back(r);
+    const int rc = send_control(r->proc, &h, sizeof h, offer ? reinterpret_cast<const char *>(&r->address) : nullptr,
+                                offer ? sizeof r->address : 0, nullptr);
+    if (rc != TESSERA_SUCCESS) {
+        awaiting_cts.erase(r);
+        r->complete = true;
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
+} // namespace tessera::ompi::pml
