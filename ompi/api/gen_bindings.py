@@ -19,7 +19,7 @@ Outputs (into --outdir):
                           that its calls are never checked against native objects.
 
 What each PMPI_x does: one jump through the table, so that a call costs the binding one load and one
-indirect jump, behind one predictable branch: while a trace module is active (issue 8) the call goes
+indirect jump, behind one predictable branch: while a trace module is active the call goes
 to its traced variant instead (the table tessera_mpi_traced of mpi_trace.c, gen_trace.py), which
 reports the call to the trace framework around the same jump. MPI_Init and MPI_Init_thread always take it: tracing
 starts when they return.
@@ -173,7 +173,7 @@ def gen_header(api: mpi_api.Api) -> str:
          " * ompi/api/mpi_api.txt; do not edit. */",
          f"#ifndef {HEADER_GUARD}", f"#define {HEADER_GUARD}", "",
          "#include <stddef.h>", "#include <mpi.h>", "",
-         "/* The per-thread \"inside the runtime\" depth the bindings read (issue 4, decision 6). */",
+         "/* The per-thread \"inside the runtime\" depth the bindings read (docs/translator.md). */",
          '#include "frameworks/trace/base/hook_mask.h"',
          '#include "frameworks/translator/base/reentry.h"', "",
          "#if defined(__cplusplus)", 'extern "C" {', "#endif", "",
@@ -216,7 +216,8 @@ def gen_header(api: mpi_api.Api) -> str:
     o += ["} tessera_mpi_object_kind_t;", "",
           "/* Defined by the library: raises `code` on the error handler of `object` (a handle of the given",
           " * kind), saying that `function` failed because of `detail`; returns what the handler lets the",
-          " * call return. TESSERA_MPI_OBJ_NONE invokes no handler and returns `code`. Native engine only. */",
+          " * call return. TESSERA_MPI_OBJ_NONE invokes no handler and returns `code`. Under a runtime translator",
+          " * the runtime's handler of a communicator is called (the ABI functions every translator shares). */",
           "int tessera_mpi_raise(int kind, const void *object, int code, const char *function, const char *detail);", "",
           "/* The int-count function (\"MPI_Send\") the application called while the native engine runs it as its",
           " * MPI_Count form (ompi/api/gen_native.py), so that an error names the function called; NULL once an",

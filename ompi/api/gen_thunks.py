@@ -5,7 +5,7 @@ Two steps, both run by the build (components/translator/<rt>/CMakeLists.txt):
 
   extractor  writes a C program that is compiled against the RUNTIME's own mpi.h (never ours) and prints
              what the translator must know about that runtime (docs/api-description.md, "Translator
-             thunks"; issue 4, design decision 4):
+             thunks"):
                const  every constant of constants.tsv the runtime defines: its value, or for an object
                       the runtime reaches through a global (Open MPI's &ompi_mpi_comm_world, MPICH's
                       MPIR_Dup_fn) the symbol's name, or for a runtime that exports a variable holding
