@@ -10,14 +10,6 @@
  */
 #include "coll_check.h"
 
-#define EXPECT_CLASS(call, want)                                                                           \
-    do {                                                                                                   \
-        const int rc_ = (call);                                                                            \
-        int class_ = MPI_SUCCESS;                                                                          \
-        MPI_Error_class(rc_, &class_);                                                                     \
-        CHECK(class_ == (want), "%s: error class %d, want %s", #call, class_, #want);                      \
-    } while (0)
-
 enum { N = 5 };
 
 static int rank, size;

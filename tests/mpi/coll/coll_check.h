@@ -167,4 +167,13 @@ static inline void product(int from, int to, int j, int *m)
     }
 }
 
+/* A call that must fail with error class `want` (under MPI_ERRORS_RETURN). */
+#define EXPECT_CLASS(call, want)                                                                           \
+    do {                                                                                                   \
+        const int rc_ = (call);                                                                            \
+        int class_ = MPI_SUCCESS;                                                                          \
+        MPI_Error_class(rc_, &class_);                                                                     \
+        CHECK(class_ == (want), "%s: error class %d, want %s (%d)", #call, class_, #want, (want));         \
+    } while (0)
+
 #endif

@@ -14,14 +14,6 @@
 
 static int rank, size;
 
-#define EXPECT_CLASS(call, want)                                                                           \
-    do {                                                                                                   \
-        const int rc_ = (call);                                                                            \
-        int class_ = MPI_SUCCESS;                                                                          \
-        MPI_Error_class(rc_, &class_);                                                                     \
-        CHECK(class_ == (want), "%s: error class %d, want %s (%d)", #call, class_, #want, (want));         \
-    } while (0)
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
