@@ -75,3 +75,23 @@ void report_set_print(bool print)
 }
 
 } // namespace tessera::mca
+
+extern "C" {
+
+void tessera_report(tessera_report_severity_t severity, const char *text)
+{
+    tessera::mca::report(severity == TESSERA_REPORT_ERROR ? tessera::mca::Severity::Error
+                                                          : tessera::mca::Severity::Warning,
+                         text != nullptr ? text : "(null)");
+}
+
+void tessera_report_bad_value(tessera_report_severity_t severity, const char *full_name, const char *value,
+                              const char *rule)
+{
+    const std::string text = tessera::mca::bad_value(full_name != nullptr ? full_name : "(null)",
+                                                     value != nullptr ? value : "(null)",
+                                                     rule != nullptr ? rule : "");
+    tessera_report(severity, text.c_str());
+}
+
+} // extern "C"

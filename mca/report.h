@@ -5,6 +5,28 @@
 #ifndef TESSERA_MCA_REPORT_H
 #define TESSERA_MCA_REPORT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The same for components written in C (installed with the SDK). */
+typedef enum tessera_report_severity {
+    TESSERA_REPORT_WARNING = 0,
+    TESSERA_REPORT_ERROR = 1
+} tessera_report_severity_t;
+
+/* report(): "tessera: warning|error: <text>" once on stderr, recorded for tests and tools. */
+void tessera_report(tessera_report_severity_t severity, const char *text);
+
+/* report(severity, bad_value(full_name, value, rule)): a parameter value that breaks the component's
+ * rule, with where the value came from ("btl_pipe_exclusivity: value 7 from command line (--mca
+ * btl_pipe_exclusivity) must be 0, 1024 or 65536"). */
+void tessera_report_bad_value(tessera_report_severity_t severity, const char *full_name, const char *value,
+                              const char *rule);
+
+#ifdef __cplusplus
+}
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,5 +53,7 @@ void report_clear();
 void report_set_print(bool print);
 
 } // namespace tessera::mca
+
+#endif /* __cplusplus */
 
 #endif

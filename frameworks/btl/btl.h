@@ -12,6 +12,22 @@
  *
  * Component: query says whether the component can run here (and its priority, which only orders the
  * modules); btl_init then creates its modules.
+ *
+ * Wire-up, in MPI_Init's order (everything a component needs is installed with the SDK, in C):
+ *   1. register: the component's parameters (mca/var.h: btl_<comp>_<name>, e.g. its exclusivity);
+ *   2. btl_init: read this rank's place in the job with tessera_job_info() (ompi/proc/modex.h), open
+ *      the transport (a listening socket...) and publish what peers need to reach it — the "address"
+ *      — with tessera_modex_put("btl.<comp>", bytes, len). Nothing can be read back before the fence;
+ *   3. fence (the MPI layer's);
+ *   4. btl_add_procs: for each proc, tessera_modex_get(proc->proc_name.rank, "btl.<comp>", ...) gives
+ *      the peer's card (TESSERA_ERR_NOT_FOUND: the component does not run there, so return a NULL
+ *      endpoint); the returned endpoints are the registration: the base keeps, per peer, every module
+ *      with a non-NULL endpoint (proc->proc_endpoint[TESSERA_ENDPOINT_TAG_BTL]) and stripes over them;
+ *   5. data path: btl_send() carries the tag with the bytes; the receiving module calls
+ *      mca_btl_base_deliver() with the sender's proc (the pml needs it) from btl_progress(), which the
+ *      base calls on every progress pass of the engine;
+ *   6. errors: mca_btl_base_report_error() for a peer that went away, tessera_report() (mca/report.h)
+ *      for anything the user must read (a bad parameter: tessera_report_bad_value()).
  */
 #ifndef TESSERA_FRAMEWORKS_BTL_BTL_H
 #define TESSERA_FRAMEWORKS_BTL_BTL_H

@@ -66,11 +66,6 @@ int next_tag(Communicator *comm)
  * schedule (coll_checks.h says why). */
 [[gnu::tls_model("initial-exec")]] constinit thread_local const FixedTags *fixed = nullptr;
 
-int take_tag(Communicator *comm)
-{
-    return fixed != nullptr && fixed->comm == comm ? fixed->tag : next_tag(comm);
-}
-
 int take_local_tag(Communicator *comm, Communicator *local)
 {
     return fixed != nullptr && fixed->comm == comm ? fixed->local_tag : next_tag(local);
@@ -84,6 +79,11 @@ void finish(pml::Request *r, int error)
 }
 
 } // namespace
+
+int take_tag(Communicator *comm)
+{
+    return fixed != nullptr && fixed->comm == comm ? fixed->tag : next_tag(comm);
+}
 
 Schedule::Schedule(Communicator *comm, Uses uses)
     : comm_(comm), tag_(take_tag(comm)), holds_uses_(uses == Uses::Hold), mem_(take_memory()),

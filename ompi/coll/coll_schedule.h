@@ -159,6 +159,10 @@ struct FixedTags {
 };
 FixedTags reserve_tags(Communicator *comm);
 
+/* The tag of `comm`'s next collective (or the persistent collective's, under a FixedTagScope), for
+ * traffic outside a schedule: components in C (coll_services.h). */
+int take_tag(Communicator *comm);
+
 /* While one lives, a schedule made on its communicator takes its tags instead of the next numbers:
  * every start of a persistent collective runs under the numbers of its initialization, whatever
  * other collectives ran in between. Successive starts reuse them safely: a start begins after the
