@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# usage: run_coll_plugin.sh <tessera build dir> <plugin build dir> <pass regex> <np> <program> [args...]
+# usage: run_coll_plugin.sh <tessera build dir> <plugin build dir> <pass regex> <needed> <np> <program> [args...]
 # Runs one of tests/mpi's collective programs with the out-of-tree coll component (built by the
 # plugin_sdk test) selected above every other, and checks that the program passed and that on every
-# rank the component's own MPI_Barrier and MPI_Bcast were called.
+# rank the component's own functions listed in <needed> (comma-separated: barrier, bcast, ibarrier,
+# ibcast — those the program calls) ran.
 set -euo pipefail
-build=$1 plugin=$2 pass=$3 np=$4 prog=$5
-shift 5
+build=$1 plugin=$2 pass=$3 needed=$4 np=$5 prog=$6
+shift 6
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -f "$plugin/mca_coll_example.so" ] || fail "the plugin_sdk test did not build $plugin/mca_coll_example.so"
 
@@ -21,11 +22,10 @@ grep -Eq 'MPI_COMM_WORLD: 4 collectives from example' <<<"$out" \
   || fail "MPI_COMM_WORLD did not take barrier, bcast, ibarrier and ibcast from the example component: $out"
 for ((r = 0; r < np; ++r)); do
   [ -f "$counts/calls.$r" ] || fail "rank $r: the example component wrote no counts"
-  b=$(awk '$1 == "barrier" { print $2 }' "$counts/calls.$r")
-  c=$(awk '$1 == "bcast" { print $2 }' "$counts/calls.$r")
-  [ "${b:-0}" -gt 0 ] && [ "${c:-0}" -gt 0 ] || fail "rank $r: example barrier ran ${b:-0} times, bcast ${c:-0}"
-  ib=$(awk '$1 == "ibarrier" { print $2 }' "$counts/calls.$r")
-  ic=$(awk '$1 == "ibcast" { print $2 }' "$counts/calls.$r")
-  echo "rank $r: example barrier x$b, bcast x$c, ibarrier x${ib:-0}, ibcast x${ic:-0}"
+  for f in ${needed//,/ }; do
+    n=$(awk -v f="$f" '$1 == f { print $2 }' "$counts/calls.$r")
+    [ "${n:-0}" -gt 0 ] || fail "rank $r: the example component's $f never ran: $(tr '\n' ' ' <"$counts/calls.$r")"
+  done
+  echo "rank $r: $(tr '\n' ' ' <"$counts/calls.$r")"
 done
 grep -E "$pass" <<<"$out" | head -1
