@@ -23,3 +23,10 @@ grep -q '^TESSERA_DSO:BOOL=OFF$' "$build/CMakeCache.txt" || fail "the scratch bu
 info=$("$build/bin/tessera_info" --parsable)
 grep -q '^mca:btl:shm:origin:static' <<<"$info" || fail "btl shm is not linked in: $(grep '^mca:btl' <<<"$info")"
 bash "$here/run_plugin_test.sh" "$build" "$here/example" "$work/plugin"
+
+# What the consumer was told: a DSO=OFF package, its component directory present and empty.
+prefix=$work/plugin/prefix
+grep -q '^set(Tessera_DSO OFF)$' "$prefix/lib/cmake/Tessera/TesseraConfig.cmake" \
+  || fail "the installed TesseraConfig.cmake does not say Tessera_DSO OFF"
+[ -z "$(ls -A "$prefix/lib/tessera")" ] || fail "a TESSERA_DSO=OFF install has DSOs in lib/tessera: $(ls "$prefix/lib/tessera")"
+echo "TESSERA_DSO=OFF package: Tessera_DSO OFF, lib/tessera empty, out-of-tree plugins built and loaded"
