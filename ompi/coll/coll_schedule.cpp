@@ -66,6 +66,11 @@ int next_tag(Communicator *comm)
  * schedule (coll_checks.h says why). */
 [[gnu::tls_model("initial-exec")]] constinit thread_local const FixedTags *fixed = nullptr;
 
+int take_tag(Communicator *comm)
+{
+    return fixed != nullptr && fixed->comm == comm ? fixed->tag : next_tag(comm);
+}
+
 int take_local_tag(Communicator *comm, Communicator *local)
 {
     return fixed != nullptr && fixed->comm == comm ? fixed->local_tag : next_tag(local);
@@ -80,9 +85,10 @@ void finish(pml::Request *r, int error)
 
 } // namespace
 
-int take_tag(Communicator *comm)
+/* Exported for coll_services.cpp; the schedules keep calling the local take_tag, which inlines. */
+int collective_tag(Communicator *comm)
 {
-    return fixed != nullptr && fixed->comm == comm ? fixed->tag : next_tag(comm);
+    return take_tag(comm);
 }
 
 Schedule::Schedule(Communicator *comm, Uses uses)

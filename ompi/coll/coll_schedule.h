@@ -161,7 +161,7 @@ FixedTags reserve_tags(Communicator *comm);
 
 /* The tag of `comm`'s next collective (or the persistent collective's, under a FixedTagScope), for
  * traffic outside a schedule: components in C (coll_services.h). */
-int take_tag(Communicator *comm);
+int collective_tag(Communicator *comm);
 
 /* While one lives, a schedule made on its communicator takes its tags instead of the next numbers:
  * every start of a persistent collective runs under the numbers of its initialization, whatever

@@ -80,7 +80,7 @@ int tessera_coll_comm_remote_size(struct tessera_comm *comm)
 
 int tessera_coll_next_tag(struct tessera_comm *comm)
 {
-    return coll::take_tag(coll::of(comm));
+    return coll::collective_tag(coll::of(comm));
 }
 
 int tessera_coll_isend(const void *buf, size_t count, mca_coll_dt_t dt, int peer, int tag,
