@@ -10,9 +10,9 @@ install(TARGETS tessera-headers tessera-opal tessera-orte mpi EXPORT TesseraTarg
   LIBRARY DESTINATION ${TESSERA_LIBDIR}
   RUNTIME DESTINATION bin)
 
-# The SDK: what an out-of-tree component includes.
-# With every framework's public headers (below), what a component calls: parameters, diagnostics, the
-# job and the card exchange, endpoints. All plain C (docs/components.md).
+# The SDK: what an out-of-tree component includes. With every framework's public headers (below), what a
+# component calls: parameters, diagnostics, the job and the card exchange, endpoints. All plain C
+# (docs/components.md).
 set(sdk_headers
   mca/component.h mca/constants.h mca/framework.h mca/var.h mca/report.h
   ompi/proc/proc.h ompi/proc/endpoint_registry.h ompi/proc/modex.h)

@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* The same for components written in C (installed with the SDK). */
+/* The C face of report() and bad_value() below, for components written in C (installed with the SDK). */
 typedef enum tessera_report_severity {
     TESSERA_REPORT_WARNING = 0,
     TESSERA_REPORT_ERROR = 1
@@ -19,8 +19,8 @@ typedef enum tessera_report_severity {
 void tessera_report(tessera_report_severity_t severity, const char *text);
 
 /* report(severity, bad_value(full_name, value, rule)): a parameter value that breaks the component's
- * rule, with where the value came from ("btl_pipe_exclusivity: value 7 from command line (--mca
- * btl_pipe_exclusivity) must be 0, 1024 or 65536"). */
+ * rule, with where the value came from ("btl_usock_exclusivity: value 7 from command line (--mca
+ * btl_usock_exclusivity) must be 0, 1024 or 65536"). */
 void tessera_report_bad_value(tessera_report_severity_t severity, const char *full_name, const char *value,
                               const char *rule);
 
