@@ -169,22 +169,10 @@ int iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return allreduce_impl("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
-int reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
-{
-    return reduce_scatter_impl("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr);
-}
-
 int reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
                      MPI_Comm comm)
 {
     return reduce_scatter_impl("MPI_Reduce_scatter_c", sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr);
-}
-
-int ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    return reduce_scatter_impl("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
 int ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
