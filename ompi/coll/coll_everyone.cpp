@@ -1,6 +1,6 @@
 /* MPI_Barrier, MPI_Allgather(v), MPI_Alltoall(v,w) and their non-blocking and MPI_Count forms
- * (MPI-4.1 6.3, 6.7, 6.8); the int-count forms with scalar counts are generated from the MPI_Count ones
- * (ompi/api/gen_native.py), those with arrays of counts are here. MPI_IN_PLACE as sendbuf makes the send
+ * (MPI-4.1 6.3, 6.7, 6.8); the int-count forms are generated from the MPI_Count ones
+ * (ompi/api/gen_native.py). MPI_IN_PLACE as sendbuf makes the send
  * arguments insignificant: they are neither checked nor given to the module. On an intercommunicator the
  * blocks and per-rank arrays are the remote group's, and MPI_IN_PLACE is not allowed. */
 #include "ompi/coll/coll_checks.h"

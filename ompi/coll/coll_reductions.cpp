@@ -1,7 +1,6 @@
 /* MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Scan, MPI_Exscan and their non-blocking
  * and MPI_Count forms (MPI-4.1 6.9-6.11). Every one checks that its op is defined on its datatype. The
- * int-count forms with scalar counts are generated from the MPI_Count ones (ompi/api/gen_native.py);
- * MPI_Reduce_scatter's, with its array of counts, are here. */
+ * int-count forms are generated from the MPI_Count ones (ompi/api/gen_native.py). */
 #include "ompi/coll/coll_checks.h"
 #include "ompi/runtime/native_api.h"
 

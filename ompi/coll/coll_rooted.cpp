@@ -1,6 +1,6 @@
 /* MPI_Bcast, MPI_Gather(v), MPI_Scatter(v) and their non-blocking and MPI_Count forms (MPI-4.1 6.4-6.6);
- * the int-count forms with scalar counts are generated from the MPI_Count ones (ompi/api/gen_native.py),
- * those with arrays of counts are here. Arguments the standard makes significant only at the root are
+ * the int-count forms are generated from the MPI_Count ones (ompi/api/gen_native.py), which widen only
+ * the arrays significant on the calling process (sig= in mpi_api.txt). Arguments the standard makes significant only at the root are
  * checked only there, and given to the module as NULL elsewhere; on an intercommunicator the root's group
  * gives MPI_ROOT (the root) or MPI_PROC_NULL (nothing is significant) and the root's blocks are the remote
  * group's. */

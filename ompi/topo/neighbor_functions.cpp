@@ -1,5 +1,5 @@
-/* The neighbourhood collectives (MPI-4.1 8.6, 8.7; the int-count forms with scalar counts are generated
- * from the MPI_Count ones, ompi/api/gen_native.py). Each checks its arguments against the communicator's
+/* The neighbourhood collectives (MPI-4.1 8.6, 8.7; the int-count forms are generated from the
+ * MPI_Count ones, ompi/api/gen_native.py). Each checks its arguments against the communicator's
  * topology and calls the function the communicator's coll table selected (the neighbor component serves
  * them). MPI_IN_PLACE is not allowed anywhere in them; the arrays are as long as the calling process's
  * in- and out-degree. */
