@@ -48,7 +48,7 @@ def native_name(f: mpi_api.Function) -> str:
     return f.name[4:].lower()
 
 
-LENGTHS = {"@group": "group_length", "@indegree": "indegree", "@outdegree": "outdegree"}
+LENGTHS = {"@group": "group_length", "@size": "local_size", "@indegree": "indegree", "@outdegree": "outdegree"}
 
 
 def array_length(f: mpi_api.Function, a: mpi_api.Arg, facts: dict) -> str | None:
@@ -184,7 +184,7 @@ def generated_forms(api: mpi_api.Api):
         g = nonblocking_of(api, f)
         if g is not None:
             # Before the int-count form: the int-count persistent request reruns the int-count
-            # nonblocking form, whose arrays need no conversion.
+            # nonblocking form, which widens its arrays again at each start.
             persistents[f.name] = g
             continue
         large = large_of.get(f.name)

@@ -45,7 +45,7 @@ TRACE_COLL_OPS = {"barrier", "bcast", "gather", "gatherv", "scatter", "scatterv"
                   "reduce_scatter_block", "scan", "exscan", "neighbor_allgather", "neighbor_allgatherv",
                   "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw"}
 # Length expressions that depend on the state of a communicator or on another array's contents.
-LEN_FUNCS = {"group", "indegree", "outdegree", "cartdim", "sum", "last"}
+LEN_FUNCS = {"group", "size", "indegree", "outdegree", "cartdim", "sum", "last"}
 INTEGER_CTYPES = {"int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_T_cb_safety", "MPI_T_source_order"}
 
 

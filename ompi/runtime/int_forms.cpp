@@ -17,6 +17,12 @@ int group_length(MPI_Comm comm)
     return c->is_inter() ? c->remote_size() : c->size;
 }
 
+int local_size(MPI_Comm comm)
+{
+    const Communicator *c = comm_lookup(comm);
+    return c == nullptr ? 0 : c->size;
+}
+
 int indegree(MPI_Comm comm)
 {
     const Communicator *c = comm_lookup(comm);

@@ -20,6 +20,9 @@ namespace tessera::ompi::int_forms {
  * intercommunicator, else the communicator's. 0 when comm is no communicator: the MPI_Count form
  * raises that error itself. */
 int group_length(MPI_Comm comm);
+/* Entries of an array with one per rank of comm's own group, also on an intercommunicator
+ * (len=@size:comm: MPI_Reduce_scatter's recvcounts); 0 when comm is no communicator. */
+int local_size(MPI_Comm comm);
 /* This process's in- and out-degree in comm's topology (len=@indegree:comm, @outdegree:comm); 0
  * without a topology (the MPI_Count form raises MPI_ERR_TOPOLOGY). */
 int indegree(MPI_Comm comm);
