@@ -82,6 +82,13 @@ def generate(api: mpi_api.Api) -> str:
     w("}")
     w("#endif")
     w("")
+    w("/* What the library really implements (docs/compilers.md): every function above links, the")
+    w(" * unimplemented ones raise MPI_ERR_UNSUPPORTED_OPERATION. The header is made from the built library,")
+    w(" * so the library's own sources, which compile before it exists, define TESSERA_BUILDING_MPI. */")
+    w("#if !defined(TESSERA_BUILDING_MPI)")
+    w("#include <tessera_features.h>")
+    w("#endif")
+    w("")
     w("#endif /* TESSERA_MPI_H_INCLUDED */")
     return "\n".join(out) + "\n"
 

@@ -27,7 +27,10 @@ PARAM_KINDS = {"handle", "callback", "enum", "bits", "fint"}
 VOID_KINDS = {"buffer", "mem", "addr_out", "attr_out", "opaque", "tool_buffer", "tool_object"}
 OTHER_KINDS = {"status", "string", "argv", "argv_ptr", "argvs", "varargs"}
 VALUE_ATTRS = {"len", "valid", "count", "type", "bytes", "sentinels", "special", "max", "maxlen",
-               "keyval", "parts"}
+               "keyval", "parts", "sig"}
+# sig=: where an input array is significant (read), when not on every process: at the root of a rooted
+# collective (root:<rank argument>), or unless a buffer argument is MPI_IN_PLACE (not_in_place:<buffer>).
+SIG_CONDITIONS = {"root", "not_in_place"}
 FLAG_ATTRS = {"ignorable", "conditional"}
 FUNCTION_ATTRS = {"cat", "errh", "large", "ret", "trace"}
 CATEGORIES = {"abi", "attr", "coll", "comm", "dpm", "dtype", "env", "errh", "group", "icoll", "info",
@@ -42,7 +45,7 @@ TRACE_COLL_OPS = {"barrier", "bcast", "gather", "gatherv", "scatter", "scatterv"
                   "reduce_scatter_block", "scan", "exscan", "neighbor_allgather", "neighbor_allgatherv",
                   "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw"}
 # Length expressions that depend on the state of a communicator or on another array's contents.
-LEN_FUNCS = {"group", "indegree", "outdegree", "cartdim", "sum", "last"}
+LEN_FUNCS = {"group", "size", "indegree", "outdegree", "cartdim", "sum", "last"}
 INTEGER_CTYPES = {"int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_T_cb_safety", "MPI_T_source_order"}
 
 
@@ -398,6 +401,19 @@ def _check_arg(api, f, a, classes, callbacks, constant):
         p.append("a buffer needs type=")
     if kb == "string" and a.direction == "out" and not ("max" in a.attrs or "maxlen" in a.attrs):
         p.append("an output string needs max= or maxlen=")
+    for cond in a.list_attr("sig"):
+        what, _, ref = cond.partition(":")
+        target = f.arg(ref)
+        if what not in SIG_CONDITIONS:
+            p.append(f"sig={cond}: unknown condition {what!r} (known: {', '.join(sorted(SIG_CONDITIONS))})")
+        elif target is None:
+            p.append(f"sig={cond}: {ref!r} names no argument of {f.name}")
+        elif what == "root" and target.kind_base != "rank":
+            p.append(f"sig={cond}: {ref} is not a rank")
+        elif what == "not_in_place" and "IN_PLACE" not in target.list_attr("sentinels"):
+            p.append(f"sig={cond}: {ref} does not allow MPI_IN_PLACE")
+        if not a.is_array or a.direction != "in":
+            p.append(f"sig={cond} applies to input arrays only")
     if "ignorable" in a.flags and kb != "status":
         p.append("ignorable applies to status only")
     if "conditional" in a.flags and a.direction != "in":

@@ -1,6 +1,6 @@
 /* MPI_Barrier, MPI_Allgather(v), MPI_Alltoall(v,w) and their non-blocking and MPI_Count forms
- * (MPI-4.1 6.3, 6.7, 6.8); the int-count forms with scalar counts are generated from the MPI_Count ones
- * (ompi/api/gen_native.py), those with arrays of counts are here. MPI_IN_PLACE as sendbuf makes the send
+ * (MPI-4.1 6.3, 6.7, 6.8); the int-count forms are generated from the MPI_Count ones
+ * (ompi/api/gen_native.py). MPI_IN_PLACE as sendbuf makes the send
  * arguments insignificant: they are neither checked nor given to the module. On an intercommunicator the
  * blocks and per-rank arrays are the remote group's, and MPI_IN_PLACE is not allowed. */
 #include "ompi/coll/coll_checks.h"
@@ -228,25 +228,11 @@ int iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                           request);
 }
 
-int allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-               const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return allgatherv_impl("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                           nullptr);
-}
-
 int allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgatherv_impl("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            comm, nullptr);
-}
-
-int iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return allgatherv_impl("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                           request);
 }
 
 int iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -269,26 +255,12 @@ int ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
     return alltoall_impl("MPI_Ialltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
-int alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return alltoallv_impl("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                          recvtype, comm, nullptr);
-}
-
 int alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype,
                 void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
                 MPI_Comm comm)
 {
     return alltoallv_impl("MPI_Alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                           recvtype, comm, nullptr);
-}
-
-int ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return alltoallv_impl("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                          recvtype, comm, request);
 }
 
 int ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype,
@@ -299,27 +271,12 @@ int ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Ai
                           recvtype, comm, request);
 }
 
-int alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-              void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return alltoallw_impl("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                          recvtypes, comm, nullptr);
-}
-
 int alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                 const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                 const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return alltoallw_impl("MPI_Alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                           recvtypes, comm, nullptr);
-}
-
-int ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-               void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-               MPI_Comm comm, MPI_Request *request)
-{
-    return alltoallw_impl("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                          recvtypes, comm, request);
 }
 
 int ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],

@@ -1,7 +1,6 @@
 /* MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Scan, MPI_Exscan and their non-blocking
  * and MPI_Count forms (MPI-4.1 6.9-6.11). Every one checks that its op is defined on its datatype. The
- * int-count forms with scalar counts are generated from the MPI_Count ones (ompi/api/gen_native.py);
- * MPI_Reduce_scatter's, with its array of counts, are here. */
+ * int-count forms are generated from the MPI_Count ones (ompi/api/gen_native.py). */
 #include "ompi/coll/coll_checks.h"
 #include "ompi/runtime/native_api.h"
 
@@ -169,22 +168,10 @@ int iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return allreduce_impl("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
-int reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
-{
-    return reduce_scatter_impl("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr);
-}
-
 int reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
                      MPI_Comm comm)
 {
     return reduce_scatter_impl("MPI_Reduce_scatter_c", sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr);
-}
-
-int ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    return reduce_scatter_impl("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
 int ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,

@@ -1,6 +1,6 @@
 /* MPI_Bcast, MPI_Gather(v), MPI_Scatter(v) and their non-blocking and MPI_Count forms (MPI-4.1 6.4-6.6);
- * the int-count forms with scalar counts are generated from the MPI_Count ones (ompi/api/gen_native.py),
- * those with arrays of counts are here. Arguments the standard makes significant only at the root are
+ * the int-count forms are generated from the MPI_Count ones (ompi/api/gen_native.py), which widen only
+ * the arrays significant on the calling process (sig= in mpi_api.txt). Arguments the standard makes significant only at the root are
  * checked only there, and given to the module as NULL elsewhere; on an intercommunicator the root's group
  * gives MPI_ROOT (the root) or MPI_PROC_NULL (nothing is significant) and the root's blocks are the remote
  * group's. */
@@ -216,25 +216,11 @@ int igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, v
                        request);
 }
 
-int gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return gatherv_impl("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
-                        nullptr);
-}
-
 int gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return gatherv_impl("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                         comm, nullptr);
-}
-
-int igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-             const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return gatherv_impl("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
-                        request);
 }
 
 int igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -259,25 +245,11 @@ int iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, 
                         request);
 }
 
-int scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return scatterv_impl("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                         comm, nullptr);
-}
-
 int scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return scatterv_impl("MPI_Scatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                          comm, nullptr);
-}
-
-int iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf,
-              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    return scatterv_impl("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                         comm, request);
 }
 
 int iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,

@@ -1,7 +1,8 @@
 /*
  * The datatype constructors (MPI-4.1 5.1.2-5.1.4, 5.1.7, 5.1.13): each checks its arguments, records
- * what it was given (contents) and maps the layout to runs (datatype_derived.h). The int and MPI_Count
- * forms share one implementation; a _c constructor's counts are kept as large counts.
+ * what it was given (contents) and maps the layout to runs (datatype_derived.h). Only the MPI_Count
+ * forms are written: the int forms are generated (ompi/api/gen_native.py) and call them, which then
+ * record int counts, as MPI_Type_get_envelope must report them; a _c call's counts are large counts.
  */
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "ompi/attribute/attribute.h"
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/datatype/type_checks.h"
+#include "ompi/runtime/int_forms.h"
 #include "ompi/runtime/native_api.h"
 
 namespace tessera::ompi::native {
@@ -43,6 +45,12 @@ struct Recorder {
     void type(const Datatype *t) { c.types.push_back(t); }
 };
 
+/* A _c constructor running for its generated int form records int counts (int_forms.h). */
+bool with_large_counts(const char *fn)
+{
+    return !int_forms::running_for_int_form(fn);
+}
+
 int finish(Recorder &rec, std::vector<TypeRun> runs, MPI_Datatype *newtype, ResizeBounds rb = {},
            bool pad = false)
 {
@@ -57,8 +65,9 @@ int negative(const char *function, const char *what, MPI_Count v)
 }
 
 template <typename C>
-int contiguous_impl(const char *fn, bool large, C count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int contiguous_impl(const char *fn, C count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -71,9 +80,10 @@ int contiguous_impl(const char *fn, bool large, C count, MPI_Datatype oldtype, M
 
 /* vector (stride in elements) and hvector (stride in bytes) */
 template <typename C, typename S>
-int vector_impl(const char *fn, bool large, bool bytes, C count, C blocklength, S stride, MPI_Datatype oldtype,
+int vector_impl(const char *fn, bool bytes, C count, C blocklength, S stride, MPI_Datatype oldtype,
                 MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -96,9 +106,10 @@ int vector_impl(const char *fn, bool large, bool bytes, C count, C blocklength, 
 
 /* indexed (displacements in elements) and hindexed (in bytes), with one blocklength each */
 template <typename C, typename B, typename D>
-int indexed_impl(const char *fn, bool large, bool bytes, C count, const B blocklengths[], const D displacements[],
+int indexed_impl(const char *fn, bool bytes, C count, const B blocklengths[], const D displacements[],
                  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -129,9 +140,10 @@ int indexed_impl(const char *fn, bool large, bool bytes, C count, const B blockl
 
 /* indexed_block (displacements in elements) and hindexed_block (in bytes) */
 template <typename C, typename D>
-int indexed_block_impl(const char *fn, bool large, bool bytes, C count, C blocklength, const D displacements[],
+int indexed_block_impl(const char *fn, bool bytes, C count, C blocklength, const D displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -159,9 +171,10 @@ int indexed_block_impl(const char *fn, bool large, bool bytes, C count, C blockl
 }
 
 template <typename C, typename B, typename D>
-int struct_impl(const char *fn, bool large, C count, const B blocklengths[], const D displacements[],
+int struct_impl(const char *fn, C count, const B blocklengths[], const D displacements[],
                 const MPI_Datatype types[], MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     Recorder rec(MPI_COMBINER_STRUCT, large);
     rec.count(count);
     std::vector<TypeRun> runs;
@@ -206,9 +219,10 @@ int compose(Recorder &rec, const Datatype *inner, bool inner_internal, MPI_Aint 
 }
 
 template <typename C>
-int subarray_impl(const char *fn, bool large, int ndims, const C sizes[], const C subsizes[], const C starts[],
+int subarray_impl(const char *fn, int ndims, const C sizes[], const C subsizes[], const C starts[],
                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -341,9 +355,10 @@ int darray_dim(const char *fn, const C gsizes[], int dim, int ndims, int nprocs,
 }
 
 template <typename C>
-int darray_impl(const char *fn, bool large, int size, int rank, int ndims, const C gsizes[], const int distribs[],
+int darray_impl(const char *fn, int size, int rank, int ndims, const C gsizes[], const int distribs[],
                 const int dargs[], const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -419,8 +434,9 @@ int darray_impl(const char *fn, bool large, int size, int rank, int ndims, const
 }
 
 template <typename C>
-int resized_impl(const char *fn, bool large, MPI_Datatype oldtype, C lb, C extent, MPI_Datatype *newtype)
+int resized_impl(const char *fn, MPI_Datatype oldtype, C lb, C extent, MPI_Datatype *newtype)
 {
+    const bool large = with_large_counts(fn);
     const Datatype *old = nullptr;
     if (int rc = type_argument(fn, oldtype, "oldtype", &old); rc != MPI_SUCCESS) {
         return rc;
@@ -450,114 +466,60 @@ int f90_impl(const char *fn, int combiner, std::vector<int> params, MPI_Datatype
 
 } // namespace
 
-int type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return contiguous_impl("MPI_Type_contiguous", false, count, oldtype, newtype);
-}
 int type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return contiguous_impl("MPI_Type_contiguous_c", true, count, oldtype, newtype);
-}
-int type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return vector_impl("MPI_Type_vector", false, false, count, blocklength, stride, oldtype, newtype);
+    return contiguous_impl("MPI_Type_contiguous_c", count, oldtype, newtype);
 }
 int type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return vector_impl("MPI_Type_vector_c", true, false, count, blocklength, stride, oldtype, newtype);
-}
-int type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return vector_impl("MPI_Type_create_hvector", false, true, count, blocklength, stride, oldtype, newtype);
+    return vector_impl("MPI_Type_vector_c", false, count, blocklength, stride, oldtype, newtype);
 }
 int type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
                           MPI_Datatype *newtype)
 {
-    return vector_impl("MPI_Type_create_hvector_c", true, true, count, blocklength, stride, oldtype, newtype);
-}
-int type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
-                 MPI_Datatype *newtype)
-{
-    return indexed_impl("MPI_Type_indexed", false, false, count, blocklengths, displacements, oldtype, newtype);
+    return vector_impl("MPI_Type_create_hvector_c", true, count, blocklength, stride, oldtype, newtype);
 }
 int type_indexed_c(MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displacements[],
                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_impl("MPI_Type_indexed_c", true, false, count, blocklengths, displacements, oldtype, newtype);
-}
-int type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,
-                         MPI_Datatype *newtype)
-{
-    return indexed_impl("MPI_Type_create_hindexed", false, true, count, blocklengths, displacements, oldtype, newtype);
+    return indexed_impl("MPI_Type_indexed_c", false, count, blocklengths, displacements, oldtype, newtype);
 }
 int type_create_hindexed_c(MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displacements[],
                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_impl("MPI_Type_create_hindexed_c", true, true, count, blocklengths, displacements, oldtype, newtype);
-}
-int type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
-{
-    return indexed_block_impl("MPI_Type_create_indexed_block", false, false, count, blocklength, displacements, oldtype,
-                              newtype);
+    return indexed_impl("MPI_Type_create_hindexed_c", true, count, blocklengths, displacements, oldtype, newtype);
 }
 int type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count displacements[],
                                 MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_block_impl("MPI_Type_create_indexed_block_c", true, false, count, blocklength, displacements,
-                              oldtype, newtype);
-}
-int type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
-                               MPI_Datatype *newtype)
-{
-    return indexed_block_impl("MPI_Type_create_hindexed_block", false, true, count, blocklength, displacements,
+    return indexed_block_impl("MPI_Type_create_indexed_block_c", false, count, blocklength, displacements,
                               oldtype, newtype);
 }
 int type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count displacements[],
                                  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_block_impl("MPI_Type_create_hindexed_block_c", true, true, count, blocklength, displacements,
+    return indexed_block_impl("MPI_Type_create_hindexed_block_c", true, count, blocklength, displacements,
                               oldtype, newtype);
-}
-int type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[], const MPI_Datatype types[],
-                       MPI_Datatype *newtype)
-{
-    return struct_impl("MPI_Type_create_struct", false, count, blocklengths, displacements, types, newtype);
 }
 int type_create_struct_c(MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displacements[],
                          const MPI_Datatype types[], MPI_Datatype *newtype)
 {
-    return struct_impl("MPI_Type_create_struct_c", true, count, blocklengths, displacements, types, newtype);
-}
-int type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
-                         MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return subarray_impl("MPI_Type_create_subarray", false, ndims, sizes, subsizes, starts, order, oldtype, newtype);
+    return struct_impl("MPI_Type_create_struct_c", count, blocklengths, displacements, types, newtype);
 }
 int type_create_subarray_c(int ndims, const MPI_Count sizes[], const MPI_Count subsizes[], const MPI_Count starts[],
                            int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return subarray_impl("MPI_Type_create_subarray_c", true, ndims, sizes, subsizes, starts, order, oldtype, newtype);
-}
-int type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
-                       const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return darray_impl("MPI_Type_create_darray", false, size, rank, ndims, gsizes, distribs, dargs, psizes, order,
-                       oldtype, newtype);
+    return subarray_impl("MPI_Type_create_subarray_c", ndims, sizes, subsizes, starts, order, oldtype, newtype);
 }
 int type_create_darray_c(int size, int rank, int ndims, const MPI_Count gsizes[], const int distribs[],
                          const int dargs[], const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return darray_impl("MPI_Type_create_darray_c", true, size, rank, ndims, gsizes, distribs, dargs, psizes, order,
+    return darray_impl("MPI_Type_create_darray_c", size, rank, ndims, gsizes, distribs, dargs, psizes, order,
                        oldtype, newtype);
-}
-int type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
-{
-    return resized_impl("MPI_Type_create_resized", false, oldtype, lb, extent, newtype);
 }
 int type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
 {
-    return resized_impl("MPI_Type_create_resized_c", true, oldtype, lb, extent, newtype);
+    return resized_impl("MPI_Type_create_resized_c", oldtype, lb, extent, newtype);
 }
 
 int type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)

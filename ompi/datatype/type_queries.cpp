@@ -1,5 +1,4 @@
 /* Committing, freeing and asking about datatypes (MPI-4.1 5.1.5, 5.1.9-5.1.13, 19.3.5). */
-#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -22,12 +21,6 @@ std::map<const Datatype *, std::string> &predefined_names()
 {
     static auto *names = new std::map<const Datatype *, std::string>; /* outlives exit handlers */
     return *names;
-}
-
-/* Fits a count into an int output: MPI_UNDEFINED when it does not (MPI-4.1 5.1.5, 5.1.12). */
-int to_int(MPI_Count v)
-{
-    return v > INT_MAX || v < INT_MIN ? MPI_UNDEFINED : static_cast<int>(v);
 }
 
 } // namespace
@@ -157,16 +150,6 @@ int type_size_c(MPI_Datatype datatype, MPI_Count *size)
         return rc;
     }
     *size = static_cast<MPI_Count>(t->size);
-    return MPI_SUCCESS;
-}
-
-int type_size(MPI_Datatype datatype, int *size)
-{
-    MPI_Count c = 0;
-    if (int rc = type_size_c(datatype, &c); rc != MPI_SUCCESS) {
-        return rc;
-    }
-    *size = to_int(c);
     return MPI_SUCCESS;
 }
 

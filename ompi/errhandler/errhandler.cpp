@@ -1,10 +1,10 @@
 #include "ompi/errhandler/errhandler.h"
 
-#include <cstring>
 #include <memory>
 
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/error_classes.h"
+#include "ompi/runtime/int_forms.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/user_handle.h"
 #include "ompi/win/window.h"
@@ -30,13 +30,7 @@ Errhandler *user_handler(MPI_Errhandler h)
  * (generated, ompi/api/gen_native.py) raises under the MPI_Count name, "MPI_Send_c" for MPI_Send. */
 const char *called_function(const char *function)
 {
-    const char *called = tessera_mpi_int_form;
-    if (called == nullptr) {
-        return function;
-    }
-    const std::size_t n = std::strlen(called);
-    const bool twin = std::strncmp(function, called, n) == 0 && std::strcmp(function + n, "_c") == 0;
-    return twin ? called : function;
+    return int_forms::running_for_int_form(function) ? tessera_mpi_int_form : function;
 }
 
 /* The handler that decides, and the object it is called with. */

@@ -1,5 +1,5 @@
-/* The neighbourhood collectives (MPI-4.1 8.6, 8.7; the int-count forms with scalar counts are generated
- * from the MPI_Count ones, ompi/api/gen_native.py). Each checks its arguments against the communicator's
+/* The neighbourhood collectives (MPI-4.1 8.6, 8.7; the int-count forms are generated from the
+ * MPI_Count ones, ompi/api/gen_native.py). Each checks its arguments against the communicator's
  * topology and calls the function the communicator's coll table selected (the neighbor component serves
  * them). MPI_IN_PLACE is not allowed anywhere in them; the arrays are as long as the calling process's
  * in- and out-degree. */
@@ -245,26 +245,11 @@ int ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
                           comm, request);
 }
 
-int neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return allgatherv_impl("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                           recvtype, comm, nullptr);
-}
-
 int neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                           const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgatherv_impl("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                            recvtype, comm, nullptr);
-}
-
-int ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                         MPI_Request *request)
-{
-    return allgatherv_impl("MPI_Ineighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                           recvtype, comm, request);
 }
 
 int ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -289,27 +274,12 @@ int ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
                          request);
 }
 
-int neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                       void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return alltoallv_impl("MPI_Neighbor_alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                          rdispls, recvtype, comm, nullptr);
-}
-
 int neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                          MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                          MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoallv_impl("MPI_Neighbor_alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                           rdispls, recvtype, comm, nullptr);
-}
-
-int ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Request *request)
-{
-    return alltoallv_impl("MPI_Ineighbor_alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                          rdispls, recvtype, comm, request);
 }
 
 int ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
@@ -320,28 +290,12 @@ int ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], con
                           rdispls, recvtype, comm, request);
 }
 
-int neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                       const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return alltoallw_impl("MPI_Neighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                          rdispls, recvtypes, comm, nullptr);
-}
-
 int neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                          const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return alltoallw_impl("MPI_Neighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                           rdispls, recvtypes, comm, nullptr);
-}
-
-int ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
-{
-    return alltoallw_impl("MPI_Ineighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                          rdispls, recvtypes, comm, request);
 }
 
 int ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],

@@ -1,4 +1,5 @@
 /* The parsable view: one "key:...:value" line per fact, as ompi_info --parsable. */
+#include <cctype>
 #include <cstdio>
 #include <string>
 
@@ -89,6 +90,16 @@ void render_parsable(const Model &m, const Options &o)
         out("coverage:total", std::to_string(m.coverage.size()));
         for (const CategoryCoverage &c : coverage_by_category(m.coverage)) {
             out("coverage:category:" + c.category, std::to_string(c.implemented) + "/" + std::to_string(c.total));
+        }
+        /* The macros of tessera_features.h and the variables of tessera.pc and mpi.pc, which
+         * ompi/api/gen_features.py makes from these lines: a category is there when all of it is. */
+        out("coverage:feature:TESSERA_MPI_COMPLETE", implemented == m.coverage.size() ? "1" : "0");
+        for (const CategoryCoverage &c : coverage_by_category(m.coverage)) {
+            std::string macro = "TESSERA_HAVE_MPI_" + c.category;
+            for (char &ch : macro) {
+                ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+            }
+            out("coverage:feature:" + macro, c.implemented == c.total ? "1" : "0");
         }
         for (const ompi::FunctionCoverage &f : m.coverage) {
             out("coverage:function:" + f.name, f.implemented ? "implemented" : "missing");

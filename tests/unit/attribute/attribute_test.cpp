@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "ompi/runtime/native_api.h"
+#include "ompi/runtime/native_generated.h"
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/communicator.h"
 
 namespace {
 
 namespace native = tessera::ompi::native;
+/* The int-count forms are generated from the MPI_Count ones (native_glue.cpp). */
+namespace native_generated = tessera::ompi::native_generated;
 using tessera::ompi::AttrKind;
 
 struct Call {
@@ -60,7 +63,7 @@ TEST_F(Attributes, CallbacksSeeTheirArguments)
     int key = MPI_KEYVAL_INVALID;
     ASSERT_EQ(native::type_create_keyval(copy_cb, delete_cb, &key, &extra_), MPI_SUCCESS);
     MPI_Datatype t = MPI_DATATYPE_NULL, dup = MPI_DATATYPE_NULL;
-    ASSERT_EQ(native::type_contiguous(3, MPI_INT, &t), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_contiguous(3, MPI_INT, &t), MPI_SUCCESS);
     ASSERT_EQ(native::type_set_attr(t, key, &values_[0]), MPI_SUCCESS);
     EXPECT_TRUE(calls.empty());
 
@@ -115,7 +118,7 @@ TEST_F(Attributes, AFreedKeyvalLivesWhileAttributesUseIt)
     ASSERT_EQ(native::type_create_keyval(MPI_TYPE_DUP_FN, delete_cb, &key, &extra_), MPI_SUCCESS);
     const int saved = key;
     MPI_Datatype a = MPI_DATATYPE_NULL, b = MPI_DATATYPE_NULL;
-    ASSERT_EQ(native::type_contiguous(2, MPI_DOUBLE, &a), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_contiguous(2, MPI_DOUBLE, &a), MPI_SUCCESS);
     ASSERT_EQ(native::type_set_attr(a, key, &values_[1]), MPI_SUCCESS);
     ASSERT_EQ(native::type_set_attr(MPI_INT, key, &values_[4]), MPI_SUCCESS); /* predefined types too */
     ASSERT_EQ(native::type_dup(a, &b), MPI_SUCCESS);                          /* MPI_TYPE_DUP_FN */
@@ -154,7 +157,7 @@ TEST_F(Attributes, ACopyErrorMeansNoDuplicate)
     ASSERT_EQ(native::type_create_keyval(MPI_TYPE_DUP_FN, delete_cb, &k1, nullptr), MPI_SUCCESS);
     ASSERT_EQ(native::type_create_keyval(copy_cb, delete_cb, &k2, nullptr), MPI_SUCCESS);
     MPI_Datatype t = MPI_DATATYPE_NULL, dup = MPI_DATATYPE_NULL;
-    ASSERT_EQ(native::type_contiguous(2, MPI_CHAR, &t), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_contiguous(2, MPI_CHAR, &t), MPI_SUCCESS);
     ASSERT_EQ(native::type_set_attr(t, k1, &values_[0]), MPI_SUCCESS);
     ASSERT_EQ(native::type_set_attr(t, k2, &values_[5]), MPI_SUCCESS);
     fail_copy = MPI_ERR_OTHER;

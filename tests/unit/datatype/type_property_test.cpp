@@ -20,12 +20,15 @@
 #include "mca/var_store.h"
 #include "ompi/datatype/convertor.h"
 #include "ompi/runtime/native_api.h"
+#include "ompi/runtime/native_generated.h"
 #include "type_reference.h"
 
 namespace tessera::test::datatype {
 namespace {
 
 namespace native = tessera::ompi::native;
+/* The int-count forms are generated from the MPI_Count ones (native_glue.cpp). */
+namespace native_generated = tessera::ompi::native_generated;
 
 const MPI_Datatype kBasic[] = {MPI_CHAR, MPI_SHORT, MPI_INT, MPI_DOUBLE, MPI_FLOAT, MPI_INT64_T};
 
@@ -41,7 +44,7 @@ public:
         }
         MPI_Datatype child = make(depth - 1, budget / 4);
         int child_size = 0;
-        native::type_size(child, &child_size);
+        native_generated::type_size(child, &child_size);
         const long room = std::max<long>(1, budget / std::max(child_size, 1));
         MPI_Datatype t = MPI_DATATYPE_NULL;
         const auto small = [&](long hi) { return static_cast<int>(1 + pick(static_cast<std::size_t>(std::max<long>(1, std::min<long>(hi, room))))); };
@@ -49,13 +52,13 @@ public:
         native::type_get_extent_c(child, &lb, &ext);
         switch (pick(11)) {
         case 0:
-            native::type_contiguous(small(6), child, &t);
+            native_generated::type_contiguous(small(6), child, &t);
             break;
         case 1:
-            native::type_vector(small(4), small(3), static_cast<int>(pick(7)) - 2, child, &t); /* negative strides too */
+            native_generated::type_vector(small(4), small(3), static_cast<int>(pick(7)) - 2, child, &t); /* negative strides too */
             break;
         case 2:
-            native::type_create_hvector(small(4), small(2), static_cast<MPI_Aint>(pick(5)) * ext - ext, child, &t);
+            native_generated::type_create_hvector(small(4), small(2), static_cast<MPI_Aint>(pick(5)) * ext - ext, child, &t);
             break;
         case 3: {
             const int n = small(4);
@@ -64,7 +67,7 @@ public:
                 bl[static_cast<std::size_t>(i)] = static_cast<int>(pick(3)); /* zero-length blocks too */
                 d[static_cast<std::size_t>(i)] = static_cast<int>(pick(12)) - 3;
             }
-            native::type_indexed(n, bl.data(), d.data(), child, &t);
+            native_generated::type_indexed(n, bl.data(), d.data(), child, &t);
             break;
         }
         case 4: {
@@ -75,7 +78,7 @@ public:
                 bl[static_cast<std::size_t>(i)] = small(3);
                 d[static_cast<std::size_t>(i)] = static_cast<MPI_Aint>(pick(40)) - 8; /* overlapping, unaligned */
             }
-            native::type_create_hindexed(n, bl.data(), d.data(), child, &t);
+            native_generated::type_create_hindexed(n, bl.data(), d.data(), child, &t);
             break;
         }
         case 5: {
@@ -84,7 +87,7 @@ public:
             for (int i = 0; i < n; ++i) {
                 d[static_cast<std::size_t>(i)] = static_cast<int>(pick(10)) * 2;
             }
-            native::type_create_indexed_block(n, small(2), d.data(), child, &t);
+            native_generated::type_create_indexed_block(n, small(2), d.data(), child, &t);
             break;
         }
         case 6: {
@@ -93,7 +96,7 @@ public:
             for (int i = 0; i < n; ++i) {
                 d[static_cast<std::size_t>(i)] = static_cast<MPI_Aint>(pick(6)) * ext - 2 * ext;
             }
-            native::type_create_hindexed_block(n, small(2), d.data(), child, &t);
+            native_generated::type_create_hindexed_block(n, small(2), d.data(), child, &t);
             break;
         }
         case 7: {
@@ -110,7 +113,7 @@ public:
                 d[static_cast<std::size_t>(i)] = at;
                 at += bl[static_cast<std::size_t>(i)] * e + static_cast<MPI_Aint>(pick(3)); /* padding */
             }
-            native::type_create_struct(n, bl.data(), d.data(), ts.data(), &t);
+            native_generated::type_create_struct(n, bl.data(), d.data(), ts.data(), &t);
             break;
         }
         case 8: {
@@ -121,12 +124,12 @@ public:
                 sub[static_cast<std::size_t>(i)] = 1 + static_cast<int>(pick(static_cast<std::size_t>(sizes[static_cast<std::size_t>(i)])));
                 start[static_cast<std::size_t>(i)] = static_cast<int>(pick(static_cast<std::size_t>(sizes[static_cast<std::size_t>(i)] - sub[static_cast<std::size_t>(i)] + 1)));
             }
-            native::type_create_subarray(nd, sizes.data(), sub.data(), start.data(), pick(2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN,
+            native_generated::type_create_subarray(nd, sizes.data(), sub.data(), start.data(), pick(2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN,
                                          child, &t);
             break;
         }
         case 9:
-            native::type_create_resized(child, static_cast<MPI_Aint>(pick(5)) - 2, ext + static_cast<MPI_Aint>(pick(9)), &t);
+            native_generated::type_create_resized(child, static_cast<MPI_Aint>(pick(5)) - 2, ext + static_cast<MPI_Aint>(pick(9)), &t);
             break;
         default:
             native::type_dup(child, &t);
@@ -195,7 +198,7 @@ TEST_P(TypeProperty, RandomTreesMatchTheReference)
         const TypeMap ref = reference_map(t);
         int size = 0;
         MPI_Count lb = 0, extent = 0, tlb = 0, textent = 0;
-        native::type_size(t, &size);
+        native_generated::type_size(t, &size);
         native::type_get_extent_c(t, &lb, &extent);
         native::type_get_true_extent_c(t, &tlb, &textent);
         SCOPED_TRACE("iteration " + std::to_string(iter));

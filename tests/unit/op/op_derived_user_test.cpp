@@ -12,12 +12,15 @@
 #include "mca/var_store.h"
 #include "ompi/datatype/datatype.h"
 #include "ompi/runtime/native_api.h"
+#include "ompi/runtime/native_generated.h"
 #include "ompi/op/op.h"
 
 namespace tessera::test::op {
 namespace {
 
 namespace native = tessera::ompi::native;
+/* The int-count forms are generated from the MPI_Count ones (native_glue.cpp). */
+namespace native_generated = tessera::ompi::native_generated;
 using ompi::Op;
 
 class OpDerived : public ::testing::Test {
@@ -50,7 +53,7 @@ protected:
 TEST_F(OpDerived, VectorOfDoublesIsReducedAlongItsTypeMapAndItsGapsStayUntouched)
 {
     MPI_Datatype vec;
-    ASSERT_EQ(native::type_vector(3, 2, 4, MPI_DOUBLE, &vec), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_vector(3, 2, 4, MPI_DOUBLE, &vec), MPI_SUCCESS);
     const ompi::Datatype *type = commit(vec);
     /* Two elements of extent 10 doubles; data at 0,1,4,5,8,9 of each. */
     std::vector<double> in(20), inout(20);
@@ -77,7 +80,7 @@ TEST_F(OpDerived, VectorOfDoublesIsReducedAlongItsTypeMapAndItsGapsStayUntouched
 TEST_F(OpDerived, ContiguousPairTypeTakesMinloc)
 {
     MPI_Datatype three;
-    ASSERT_EQ(native::type_contiguous(3, MPI_DOUBLE_INT, &three), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_contiguous(3, MPI_DOUBLE_INT, &three), MPI_SUCCESS);
     const ompi::Datatype *type = commit(three);
     struct DoubleInt {
         double value;
@@ -100,13 +103,13 @@ TEST_F(OpDerived, MixedOrUnfitElementsAreRefused)
     const MPI_Aint displs[2] = {0, 8};
     const MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
     MPI_Datatype mixed;
-    ASSERT_EQ(native::type_create_struct(2, lengths, displs, types, &mixed), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_create_struct(2, lengths, displs, types, &mixed), MPI_SUCCESS);
     const std::string why = ompi::op_check(ompi::op_lookup(MPI_SUM), commit(mixed));
     EXPECT_NE(why.find("MPI_SUM cannot reduce"), std::string::npos) << why;
     EXPECT_NE(why.find("mix several predefined datatypes"), std::string::npos) << why;
 
     MPI_Datatype chars;
-    ASSERT_EQ(native::type_vector(2, 1, 2, MPI_WCHAR, &chars), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_vector(2, 1, 2, MPI_WCHAR, &chars), MPI_SUCCESS);
     const std::string unfit = ompi::op_check(ompi::op_lookup(MPI_MAX), commit(chars));
     EXPECT_NE(unfit.find("MPI_MAX is not defined for MPI_WCHAR (the elements of"), std::string::npos) << unfit;
     /* A user op takes any type. */
@@ -163,7 +166,7 @@ TEST(OpUser, TheFunctionComputesInoutFromInAndInoutInThatOrder)
 TEST_F(OpDerived, UserFunctionGetsTheApplicationsDerivedTypeHandleAndElementCount)
 {
     MPI_Datatype pairs;
-    ASSERT_EQ(native::type_contiguous(2, MPI_INT, &pairs), MPI_SUCCESS);
+    ASSERT_EQ(native_generated::type_contiguous(2, MPI_INT, &pairs), MPI_SUCCESS);
     commit(pairs);
     Op *op = ompi::op_create_user(nullptr, shift_add_c, false);
     const int in[4] = {1, 2, 3, 4};
