@@ -122,6 +122,7 @@ def fallback(api: mpi_api.Api, f: mpi_api.Function, direct: bool = False) -> lis
 #   count, in by value            not negative (MPI_ERR_COUNT), unless `conditional`: significant in some
 #                                 calls only (at the root, or without MPI_IN_PLACE), left to the library
 #   tag, in by value              not negative unless one of its special= values (MPI_ERR_TAG)
+#   handle by pointer, in/inout   not NULL (MPI_ERR_ARG): MPI_Wait, MPI_Comm_free, MPI_Type_commit...
 #   outputs                       not NULL (MPI_ERR_ARG): scalars and handles by pointer, strings of a
 #                                 fixed size (max=), addr_out. A string sized by an argument (maxlen=)
 #                                 may be NULL when that size is 0.
@@ -177,6 +178,9 @@ def checks(f: mpi_api.Function) -> list[tuple[str, str, str]]:
         elif by_value and kb == "tag":
             specials = [f" && {a.name} != MPI_{s}" for s in a.list_attr("special")]
             out.append((f"{a.name} < 0{''.join(specials)}", "MPI_ERR_TAG", f"negative tag in argument '{a.name}'"))
+        elif a.direction in ("in", "inout") and a.is_pointer and kb == "handle":
+            # MPI_Wait(NULL), MPI_Comm_free(NULL)...: no handle to read or to write back.
+            out.append((f"{a.name} == NULL", "MPI_ERR_ARG", f"argument '{a.name}' is NULL"))
         elif a.direction == "out" and (a.is_pointer or kb in ("string", "addr_out")) \
                 and kb in NONNULL_OUT_KINDS and (f.name, a.name) not in NULL_OUT_ALLOWED \
                 and not (kb == "string" and "maxlen" in a.attrs):
