@@ -710,6 +710,7 @@ def gen_status_conversions(api: mpi_api.Api, conv: Conversions) -> list[str]:
     tag_map = conv.int_map(STATUS_TAG_SPECIALS, "status_tag")
     err_map = conv.int_map(list(api.sets["error"]), "error")
     field_maps = {"MPI_SOURCE": src_map, "MPI_TAG": tag_map, "MPI_ERROR": err_map}
+
     def r2a(name: str, fields: tuple) -> list:
         body = [f"inline void {name}(const r_status *r, MPI_Status *a)", "{", "    int v;"]
         for fld in fields:
@@ -729,10 +730,10 @@ def gen_status_conversions(api: mpi_api.Api, conv: Conversions) -> list[str]:
     o += r2a("status_r2a", ("MPI_SOURCE", "MPI_TAG", "MPI_ERROR"))
     o += ["/* The status of a call that completes one operation (MPI_Recv, MPI_Wait, MPI_Probe, ...): MPI sets",
           " * MPI_ERROR only in the arrays of the calls that complete several (MPI-4.1 3.2.5), and a runtime may",
-          " * write it anyway (Open MPI's MPI_Recv does): the application's value stays. */"]
+          " * write it anyway (MPICH 4.0's MPI_Probe, MPI_Iprobe, MPI_Sendrecv_replace do): the application's",
+          " * value stays. */"]
     o += r2a("status_r2a_single", ("MPI_SOURCE", "MPI_TAG"))
-    o += [
-          "inline void status_a2r(const MPI_Status *a, r_status *r)", "{", "    int v;"]
+    o += ["inline void status_a2r(const MPI_Status *a, r_status *r)", "{", "    int v;"]
     for fld in ("MPI_SOURCE", "MPI_TAG", "MPI_ERROR"):
         m = field_maps[fld]
         o.append(f"    v = {f'map_{m}_a2r(a->{fld})' if m else f'a->{fld}'};")
@@ -1898,7 +1899,8 @@ class ThunkWriter:
              f'#include "translator_{rt}_facts.h"', "",
              "#include <dlfcn.h>", "", "#include <algorithm>", "#include <atomic>", "#include <cstdio>",
              "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>",
-             "#include <unordered_map>", "#include <unordered_set>", "#include <utility>", "#include <vector>", "", '#include "frameworks/translator/base/base.h"',
+             "#include <unordered_map>", "#include <unordered_set>", "#include <utility>", "#include <vector>", "",
+             '#include "frameworks/translator/base/base.h"',
              '#include "ompi/runtime/handle_int_blocks.h"', '#include "translator_kept_arrays.h"', "",
              f"namespace {ns} {{", "",
              f"size_t array_stack_max = 256;", "RuntimeSymbols g_sym;", f"void *g_predef_ptr[{PREDEFINED_LIMIT}];",

@@ -3,7 +3,7 @@
  * MPI_Iprobe, MPI_Mprobe, MPI_Improbe, MPI_Mrecv, and their MPI_PROC_NULL / null-request paths) leave
  * the status's MPI_ERROR as the application set it: MPI writes that field only in the arrays of the
  * calls that complete several, when they fail with MPI_ERR_IN_STATUS (MPI-4.1 3.2.5). A runtime may
- * write it anyway (Open MPI's MPI_Recv does); the translator must keep the application's value. The
+ * write it anyway (MPICH 4.0's MPI_Probe does); the translator must keep the application's value. The
  * other fields must still be right. Each rank talks to itself; any number of ranks. */
 #include "conformance.h"
 
