@@ -122,6 +122,7 @@ def fallback(api: mpi_api.Api, f: mpi_api.Function, direct: bool = False) -> lis
 #   count, in by value            not negative (MPI_ERR_COUNT), unless `conditional`: significant in some
 #                                 calls only (at the root, or without MPI_IN_PLACE), left to the library
 #   tag, in by value              not negative unless one of its special= values (MPI_ERR_TAG)
+#   handle by pointer, in/inout   not NULL (MPI_ERR_ARG): MPI_Wait, MPI_Comm_free, MPI_Type_commit...
 #   outputs                       not NULL (MPI_ERR_ARG): scalars and handles by pointer, strings of a
 #                                 fixed size (max=), addr_out. A string sized by an argument (maxlen=)
 #                                 may be NULL when that size is 0.
@@ -132,7 +133,18 @@ CHECKED_HANDLE_CLASSES = {"comm": ("MPI_ERR_COMM", "communicator"),
                           "group": ("MPI_ERR_GROUP", "group")}
 # Arguments that the standard lets be a null handle although their kind alone does not say so.
 # (Better said in mpi_api.txt one day, e.g. as special=COMM_NULL.)
-NULL_HANDLE_ALLOWED = {("MPI_Intercomm_create", "peer_comm")}  # significant only at the leader
+NULL_HANDLE_ALLOWED = {("MPI_Intercomm_create", "peer_comm"),  # significant only at the leader
+                       ("MPI_Comm_get_name", "comm")}  # MPI-4.1 7.8: its name is "MPI_COMM_NULL"
+# Handles whose null value is an argument error (MPI_ERR_ARG, as in Open MPI and MPICH) rather than an
+# invalid object: setting MPI_ERRHANDLER_NULL as an object's handler.
+NULL_HANDLE_IS_ARG_ERROR = {(f"MPI_{o}_set_errhandler", "errhandler"): "MPI_ERRHANDLER_NULL"
+                            for o in ("Comm", "File", "Session", "Win")}
+# The communicator that MPI_Comm_idup(_with_info) returns before its request completes: as Open MPI and
+# MPICH do, its error handler, name and attributes may be set (and read) already (docs/communicators.md).
+PENDING_COMM_ALLOWED = {(f, "comm") for f in ("MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler",
+                                              "MPI_Comm_set_name", "MPI_Comm_get_name", "MPI_Comm_set_attr",
+                                              "MPI_Comm_get_attr", "MPI_Comm_delete_attr", "MPI_Attr_put",
+                                              "MPI_Attr_get", "MPI_Attr_delete")}
 # Output kinds whose pointer must not be NULL.
 NONNULL_OUT_KINDS = {"rank", "count", "flag", "int", "strlen", "bytes", "index", "keyval", "error", "enum",
                      "bits", "disp", "offset", "address", "tag", "handle", "string", "addr_out"}
@@ -154,13 +166,21 @@ def checks(f: mpi_api.Function) -> list[tuple[str, str, str]]:
         if by_value and kb == "handle" and kp in CHECKED_HANDLE_CLASSES \
                 and (f.name, a.name) not in NULL_HANDLE_ALLOWED:
             code, noun = CHECKED_HANDLE_CLASSES[kp]
-            handles.append((f"!tessera_mpi_handle_valid(TESSERA_MPI_OBJ_{KIND_OF_CLASS[kp]}, (const void *){a.name})",
-                            code, f"invalid {noun} in argument '{a.name}'"))
+            if (null := NULL_HANDLE_IS_ARG_ERROR.get((f.name, a.name))):
+                handles.append((f"{a.name} == {null}", "MPI_ERR_ARG", f"argument '{a.name}' is {null}"))
+            if (f.name, a.name) in PENDING_COMM_ALLOWED:
+                valid = f"tessera_mpi_comm_settable((const void *){a.name})"
+            else:
+                valid = f"tessera_mpi_handle_valid(TESSERA_MPI_OBJ_{KIND_OF_CLASS[kp]}, (const void *){a.name})"
+            handles.append((f"!{valid}", code, f"invalid {noun} in argument '{a.name}'"))
         elif by_value and kb == "count" and not a.attrs.get("special") and "conditional" not in a.flags:
             out.append((f"{a.name} < 0", "MPI_ERR_COUNT", f"negative count in argument '{a.name}'"))
         elif by_value and kb == "tag":
             specials = [f" && {a.name} != MPI_{s}" for s in a.list_attr("special")]
             out.append((f"{a.name} < 0{''.join(specials)}", "MPI_ERR_TAG", f"negative tag in argument '{a.name}'"))
+        elif a.direction in ("in", "inout") and a.is_pointer and kb == "handle":
+            # MPI_Wait(NULL), MPI_Comm_free(NULL)...: no handle to read or to write back.
+            out.append((f"{a.name} == NULL", "MPI_ERR_ARG", f"argument '{a.name}' is NULL"))
         elif a.direction == "out" and (a.is_pointer or kb in ("string", "addr_out")) \
                 and kb in NONNULL_OUT_KINDS and (f.name, a.name) not in NULL_OUT_ALLOWED \
                 and not (kb == "string" and "maxlen" in a.attrs):
@@ -229,6 +249,9 @@ def gen_header(api: mpi_api.Api) -> str:
           "/* Defined by the library: whether `handle` names a live native object of the kind (predefined",
           " * or created); null handles are not valid. Used by the checked wrappers only. */",
           "int tessera_mpi_handle_valid(int kind, const void *handle);", "",
+          "/* Defined by the library: tessera_mpi_handle_valid for a communicator, or the communicator an",
+          " * MPI_Comm_idup has not completed yet (PENDING_COMM_ALLOWED). */",
+          "int tessera_mpi_comm_settable(const void *handle);", "",
           "/* mpi_checked.c: sets every entry of `table` that `native` provides, to the checked wrapper when",
           " * the function has argument checks, else to the implementation itself. The wrappers call the",
           " * implementations recorded by the first install. Leaves the other entries as they are. */",

@@ -120,6 +120,16 @@ TYPE_QUERIES = {"MPI_Type_size", "MPI_Type_size_c", "MPI_Type_size_x", "MPI_Type
                 "MPI_Type_get_extent_c", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent",
                 "MPI_Type_get_true_extent_c", "MPI_Type_get_true_extent_x", "MPI_Type_get_name",
                 "MPI_Type_get_envelope", "MPI_Type_get_envelope_c"}
+# MPI-4.1 names the null handles of the classes with names; Open MPI 4.1 and MPICH 4.0 refuse them, so
+# the translator answers: function -> the null handle whose name it gives.
+NULL_NAMES = {"MPI_Comm_get_name": "MPI_COMM_NULL", "MPI_Type_get_name": "MPI_DATATYPE_NULL",
+              "MPI_Win_get_name": "MPI_WIN_NULL"}
+# Runtimes that name MPI_Comm_idup's communicator when its request completes, over a name the application
+# set before (MPI lets it): Open MPI 4.1 writes "MPI COMMUNICATOR <n> DUP FROM <m>". The translator keeps
+# the names set on such communicators and puts them back (IDUP_NAMED: the calls involved).
+IDUP_NAME_GUARD = {"ompi"}
+IDUP_NAMED = {"MPI_Comm_idup", "MPI_Comm_idup_with_info", "MPI_Comm_set_name", "MPI_Comm_get_name", "MPI_Comm_free",
+              "MPI_Comm_disconnect"}
 # Runtimes whose buffered sends are guarded: Open MPI 4.1's ob1 spends a sequence number on an MPI_Bsend
 # before it finds no room for the message in the attached buffer; the refused message is never sent, and
 # the receiver waits for that number, holding back every later message from the process on the
@@ -700,22 +710,30 @@ def gen_status_conversions(api: mpi_api.Api, conv: Conversions) -> list[str]:
     tag_map = conv.int_map(STATUS_TAG_SPECIALS, "status_tag")
     err_map = conv.int_map(list(api.sets["error"]), "error")
     field_maps = {"MPI_SOURCE": src_map, "MPI_TAG": tag_map, "MPI_ERROR": err_map}
+
+    def r2a(name: str, fields: tuple) -> list:
+        body = [f"inline void {name}(const r_status *r, MPI_Status *a)", "{", "    int v;"]
+        for fld in fields:
+            m = field_maps[fld]
+            body.append(f"    std::memcpy(&v, r->bytes + {offs[fld]}, sizeof v);")
+            body.append(f"    a->{fld} = {f'map_{m}_r2a(v)' if m else 'v'};")
+        body.append("    unsigned char *h = reinterpret_cast<unsigned char *>(a->MPI_internal);")
+        at = 0
+        for start, n in hidden:
+            body.append(f"    std::memcpy(h + {at}, r->bytes + {start}, {n});")
+            at += n
+        return body + ["}"]
+
     o = ["/* MPI_Status: the public fields converted, the runtime's own fields (count, cancelled) kept",
          " * byte for byte in MPI_internal, so that a status given back to the runtime (MPI_Get_count,",
-         " * MPI_Test_cancelled) is the runtime's status again. */",
-         "inline void status_r2a(const r_status *r, MPI_Status *a)",
-         "{",
-         "    int v;"]
-    for fld in ("MPI_SOURCE", "MPI_TAG", "MPI_ERROR"):
-        m = field_maps[fld]
-        o.append(f"    std::memcpy(&v, r->bytes + {offs[fld]}, sizeof v);")
-        o.append(f"    a->{fld} = {f'map_{m}_r2a(v)' if m else 'v'};")
-    o.append("    unsigned char *h = reinterpret_cast<unsigned char *>(a->MPI_internal);")
-    at = 0
-    for start, n in hidden:
-        o.append(f"    std::memcpy(h + {at}, r->bytes + {start}, {n});")
-        at += n
-    o += ["}", "inline void status_a2r(const MPI_Status *a, r_status *r)", "{", "    int v;"]
+         " * MPI_Test_cancelled) is the runtime's status again. */"]
+    o += r2a("status_r2a", ("MPI_SOURCE", "MPI_TAG", "MPI_ERROR"))
+    o += ["/* The status of a call that completes one operation (MPI_Recv, MPI_Wait, MPI_Probe, ...): MPI sets",
+          " * MPI_ERROR only in the arrays of the calls that complete several (MPI-4.1 3.2.5), and a runtime may",
+          " * write it anyway (MPICH 4.0's MPI_Probe, MPI_Iprobe, MPI_Sendrecv_replace do): the application's",
+          " * value stays. */"]
+    o += r2a("status_r2a_single", ("MPI_SOURCE", "MPI_TAG"))
+    o += ["inline void status_a2r(const MPI_Status *a, r_status *r)", "{", "    int v;"]
     for fld in ("MPI_SOURCE", "MPI_TAG", "MPI_ERROR"):
         m = field_maps[fld]
         o.append(f"    v = {f'map_{m}_a2r(a->{fld})' if m else f'a->{fld}'};")
@@ -1127,6 +1145,59 @@ class ThunkWriter:
             b.pre2.append(f"    if ({req} != nullptr) *{req} = MPI_REQUEST_NULL;")
         b.pre2 += [f'    return bsend_refused("{f.name}", count, comm);', "}"]
 
+    def idup_name_guard(self, f: mpi_api.Function, b: Body):
+        """The calls that track the names set on MPI_Comm_idup's communicators (IDUP_NAME_GUARD)."""
+        self.helpers.add("idup_names")
+        if f.name.startswith("MPI_Comm_idup"):
+            b.post_call.append("if (rc_ == 0 && newcomm != nullptr) idup_name_track(reinterpret_cast<r_comm>(*newcomm));")
+        elif f.name == "MPI_Comm_set_name":
+            b.post_scalars.append(("success", "idup_name_set(c_comm, comm_name);"))
+        elif f.name == "MPI_Comm_get_name":
+            b.post_scalars.append(("success", "idup_name_restore(c_comm, comm_name, resultlen);"))
+        else:
+            b.pre1.append("if (comm != nullptr) idup_name_forget(h_a2r_comm(*comm));")
+
+    @staticmethod
+    def idup_names_code() -> list[str]:
+        return ["/* The names the application set on MPI_Comm_idup's communicators (IDUP_NAME_GUARD), kept until",
+                " * they are freed; `any` spares the other communicators' calls the lock. */",
+                "struct IdupNames {",
+                "    std::mutex lock;",
+                "    std::unordered_set<r_comm> tracked;",
+                "    std::unordered_map<r_comm, std::string> names;",
+                "    std::atomic<bool> any{false};",
+                "};",
+                "IdupNames idup_names;",
+                "void idup_name_track(r_comm c)", "{",
+                "    const std::lock_guard<std::mutex> g(idup_names.lock);",
+                "    idup_names.tracked.insert(c);",
+                "    idup_names.any.store(true, std::memory_order_relaxed);", "}",
+                "void idup_name_set(r_comm c, const char *name)", "{",
+                "    if (!idup_names.any.load(std::memory_order_relaxed) || name == nullptr) return;",
+                "    const std::lock_guard<std::mutex> g(idup_names.lock);",
+                "    if (idup_names.tracked.count(c) != 0)",
+                "        idup_names.names[c].assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));", "}",
+                "/* After the runtime's MPI_Comm_get_name: the name set, put back if the runtime replaced it. */",
+                "void idup_name_restore(r_comm c, char *name, int *resultlen)", "{",
+                "    if (!idup_names.any.load(std::memory_order_relaxed) || name == nullptr) return;",
+                "    std::string set;",
+                "    {",
+                "        const std::lock_guard<std::mutex> g(idup_names.lock);",
+                "        const auto it = idup_names.names.find(c);",
+                "        if (it == idup_names.names.end()) return;",
+                "        set = it->second;",
+                "    }",
+                "    if (set == name) return;",
+                "    tessera_translator_enter();",
+                "    (void)fn.Comm_set_name(c, set.c_str());",
+                "    tessera_translator_leave();",
+                "    copy_string(name, MPI_MAX_OBJECT_NAME, set.c_str(), resultlen);", "}",
+                "void idup_name_forget(r_comm c)", "{",
+                "    if (!idup_names.any.load(std::memory_order_relaxed)) return;",
+                "    const std::lock_guard<std::mutex> g(idup_names.lock);",
+                "    idup_names.tracked.erase(c);",
+                "    idup_names.names.erase(c);", "}", ""]
+
     def bsend_guard_code(self) -> list[str]:
         overhead = self.facts.int_value("MPI_BSEND_OVERHEAD") or 0
         return ["/* The size of the buffer attached for buffered sends (0: none). */",
@@ -1221,12 +1292,12 @@ class ThunkWriter:
         b.pre2.append(f"r_status c_{n};")
         if a.direction in ("in", "inout"):
             b.pre2.append(f"if ({n} != nullptr) status_a2r({n}, &c_{n});")
-        else:
-            b.pre2.append(f"if ({n} != nullptr) status_keep_error({n}, &c_{n});")
-        if a.direction in ("out", "inout"):
+        if a.direction == "inout":  # MPI_Status_set_*: the application's own status, MPI_ERROR included
+            b.post_scalars.append(("always", f"if ({n} != nullptr) status_r2a(&c_{n}, {n});"))
+        elif a.direction == "out":
             found = self.found_flag(f)
-            b.post_scalars.append(("always" if a.direction == "inout" else "success",
-                                   f"if ({n} != nullptr{f' && {found}' if found else ''}) status_r2a(&c_{n}, {n});"))
+            b.post_scalars.append(("success", f"if ({n} != nullptr{f' && {found}' if found else ''}) "
+                                              f"status_r2a_single(&c_{n}, {n});"))
         if "ignorable" in a.flags:
             ign = self.rt_pointer("MPI_STATUS_IGNORE", "r_status *")
             return f"{n} != MPI_STATUS_IGNORE ? &c_{n} : {ign}"
@@ -1405,6 +1476,15 @@ class ThunkWriter:
         return o
 
     # -- whole thunks --
+    @staticmethod
+    def null_name_answer(f: mpi_api.Function, b: Body) -> None:
+        """MPI_<Class>_get_name of the null handle: its name, without asking the runtime."""
+        null = NULL_NAMES[f.name]
+        handle, name, length = (a.name for a in f.args)
+        b.pre1.append(f"if (TESSERA_TR_UNLIKELY({handle} == {null})) {{")
+        b.pre1.append(f'    if ({name} != nullptr) copy_string({name}, MPI_MAX_OBJECT_NAME, "{null}", {length});')
+        b.pre1 += ["    return MPI_SUCCESS;", "}"]
+
     def error_class_shortcut(self, f: mpi_api.Function, b: Body) -> None:
         """MPI_Error_class / MPI_Error_string of an ABI error class: a class is its own class whether or
         not the runtime has it, and one the runtime lacks gets a string that says so (the runtime would
@@ -1447,6 +1527,10 @@ class ThunkWriter:
             self.error_class_shortcut(f, b)
         if f.name in TYPE_QUERIES and self.missing_types:
             self.missing_type_answer(f, b)
+        if f.name in NULL_NAMES:
+            self.null_name_answer(f, b)
+        if self.rt in IDUP_NAME_GUARD and f.name in IDUP_NAMED:
+            self.idup_name_guard(f, b)
         if self.rt in BSEND_GUARD and f.name in ("MPI_Bsend", "MPI_Ibsend"):
             self.bsend_guard(f, b)
         if self.rt in BSEND_GUARD and f.name in ("MPI_Buffer_attach", "MPI_Buffer_detach"):
@@ -1684,6 +1768,8 @@ class ThunkWriter:
             o += self.missing_type_code()
         if "bsend_guard" in self.helpers:
             o += self.bsend_guard_code()
+        if "idup_names" in self.helpers:
+            o += self.idup_names_code()
         if "contents" in self.helpers:
             o += self.contents_code()
         if "group" in self.helpers:
@@ -1742,7 +1828,7 @@ class ThunkWriter:
             if not m:
                 continue
             values |= set(self.conv.maps[tuple(names)][2].values()) | set(self.conv.maps[tuple(names)][1].values())
-            cases.append(f"    case {key}: m = map_{m}_r2a(v); break;")
+            cases.append(f"    case {key}: m = map_{m}_r2a(v()); break;")
         o = ["/* The value of a predefined attribute (MPI_HOST, MPI_WIN_MODEL...) is a pointer to the runtime's int:",
              " * when its value differs here, the application gets a pointer to a constant of ours instead. */",
              "void attr_value_r2a(int keyval, void *attribute_val)", "{"]
@@ -1751,10 +1837,12 @@ class ThunkWriter:
         o += [f"    static const int values[] = {{{', '.join(c_int(v) for v in sorted(values))}}};",
               "    void **slot = static_cast<void **>(attribute_val);",
               "    if (*slot == nullptr) return;",
-              "    const int v = *static_cast<const int *>(*slot);",
-              "    int m = v;",
+              "    /* Only a predefined keyval's value points to an int: a user's attribute value is any",
+              "     * value the application stored (MPI-4.1 7.7.2), read only after the keyval says which. */",
+              "    const auto v = [slot] { return *static_cast<const int *>(*slot); };",
+              "    int m;",
               "    switch (keyval) {"] + cases + ["    default: return;", "    }",
-                                                "    if (m == v) return;",
+                                                "    if (m == v()) return;",
                                                 "    for (const int &x : values)",
                                                 "        if (x == m) *slot = const_cast<int *>(&x);",
                                                 "}", ""]
@@ -1810,8 +1898,9 @@ class ThunkWriter:
              " * the call), converts the results back. */",
              f'#include "translator_{rt}_facts.h"', "",
              "#include <dlfcn.h>", "", "#include <algorithm>", "#include <atomic>", "#include <cstdio>",
-             "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>", "#include <utility>",
-             "#include <vector>", "", '#include "frameworks/translator/base/base.h"',
+             "#include <cstdlib>", "#include <memory>", "#include <mutex>", "#include <string>",
+             "#include <unordered_map>", "#include <unordered_set>", "#include <utility>", "#include <vector>", "",
+             '#include "frameworks/translator/base/base.h"',
              '#include "ompi/runtime/handle_int_blocks.h"', '#include "translator_kept_arrays.h"', "",
              f"namespace {ns} {{", "",
              f"size_t array_stack_max = 256;", "RuntimeSymbols g_sym;", f"void *g_predef_ptr[{PREDEFINED_LIMIT}];",

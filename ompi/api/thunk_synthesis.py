@@ -62,7 +62,6 @@ COMPOSED = {
         "    if (!active && status != MPI_STATUS_IGNORE) {",
         "        status->MPI_SOURCE = MPI_ANY_SOURCE;",
         "        status->MPI_TAG = MPI_ANY_TAG;",
-        "        status->MPI_ERROR = MPI_SUCCESS;",
         "    }",
         "    return MPI_SUCCESS;"]),
     # The statuses are written only once every request is known to be complete: with flag = 0 they

@@ -11,7 +11,7 @@ namespace {
 int put_value(const char *function, MPI_Comm comm, int keyval, void *value)
 {
     int rc = MPI_SUCCESS;
-    if (comm_argument(function, comm, &rc) == nullptr) {
+    if (comm_settable_argument(function, comm, &rc) == nullptr) {
         return rc;
     }
     std::string error;
@@ -23,7 +23,7 @@ int put_value(const char *function, MPI_Comm comm, int keyval, void *value)
 int get_value(const char *function, MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     int rc = MPI_SUCCESS;
-    if (comm_argument(function, comm, &rc) == nullptr) {
+    if (comm_settable_argument(function, comm, &rc) == nullptr) {
         return rc;
     }
     std::string error;
@@ -41,7 +41,7 @@ int get_value(const char *function, MPI_Comm comm, int keyval, void *attribute_v
 int delete_value(const char *function, MPI_Comm comm, int keyval)
 {
     int rc = MPI_SUCCESS;
-    if (comm_argument(function, comm, &rc) == nullptr) {
+    if (comm_settable_argument(function, comm, &rc) == nullptr) {
         return rc;
     }
     std::string error;

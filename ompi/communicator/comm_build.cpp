@@ -28,7 +28,9 @@ int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error)
     c->remote_procs = std::move(spec.remote_procs);
     c->context_id = ids[0];
     c->generation = agreed.generation;
-    errhandler_assign(&c->errhandler, spec.errhandler);
+    if (c->mark != Communicator::kPendingMark) { /* an idup's: the handler given it meanwhile stays */
+        errhandler_assign(&c->errhandler, spec.errhandler);
+    }
     c->info = std::move(spec.info);
     c->topo = std::move(spec.topo);
     if (c->is_inter()) {

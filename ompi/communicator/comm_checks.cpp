@@ -7,7 +7,10 @@
 
 namespace tessera::ompi {
 
-Communicator *comm_argument(const char *function, MPI_Comm comm, int *rc, const char *name, MPI_Comm raise_on)
+namespace {
+
+Communicator *lookup_argument(const char *function, MPI_Comm comm, int *rc, const char *name, MPI_Comm raise_on,
+                              Communicator *(*lookup)(MPI_Comm))
 {
     if (raise_on == MPI_COMM_NULL) {
         raise_on = comm;
@@ -16,12 +19,24 @@ Communicator *comm_argument(const char *function, MPI_Comm comm, int *rc, const 
     if (*rc != MPI_SUCCESS) {
         return nullptr;
     }
-    Communicator *c = comm_lookup(comm);
+    Communicator *c = lookup(comm);
     if (c == nullptr) {
         *rc = raise_on_comm(raise_on, MPI_ERR_COMM, function,
                             std::string("invalid communicator in argument '") + name + "'");
     }
     return c;
+}
+
+} // namespace
+
+Communicator *comm_argument(const char *function, MPI_Comm comm, int *rc, const char *name, MPI_Comm raise_on)
+{
+    return lookup_argument(function, comm, rc, name, raise_on, comm_lookup);
+}
+
+Communicator *comm_settable_argument(const char *function, MPI_Comm comm, int *rc)
+{
+    return lookup_argument(function, comm, rc, "comm", MPI_COMM_NULL, comm_lookup_settable);
 }
 
 int hints_argument(const char *function, MPI_Comm comm, MPI_Info info, InfoEntries *out)

@@ -4,8 +4,10 @@
  * attributes their copy callbacks choose to copy (a callback's error fails the call), and the info
  * hints of the original (or those given). Its name is empty (names are not inherited, 7.8).
  *
- * MPI_Comm_idup copies the attributes and hints when called, as the blocking form does; the context
- * agreement then runs as a request, and the new handle may be used once that has completed.
+ * MPI_Comm_idup copies the attributes, hints and error handler when called, as the blocking form does;
+ * the context agreement then runs as a request, and the new handle may be used once that has
+ * completed — except to set or read its error handler, name and attributes, which the application may
+ * do meanwhile (comm_lookup_settable).
  */
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/comm_checks.h"
@@ -97,6 +99,10 @@ int idup(const char *function, MPI_Comm comm, const MPI_Info *info, MPI_Comm *ne
         comm_reap();
         return raise_on_comm(comm, rc, function, "an attribute's copy callback failed: " + error);
     }
+    /* The handle is the application's at once: its error handler (the original's until changed), name
+     * and attributes may be set before the request completes, as Open MPI and MPICH allow. */
+    errhandler_assign(&c->errhandler, parent->errhandler);
+    c->mark = Communicator::kPendingMark;
     *newcomm = comm_handle(c);
     *request = pml::to_handle(
         comm::start_request(idup_task(parent, comm::channel_of_request(parent), c, std::move(entries)), parent));

@@ -12,7 +12,7 @@ namespace tessera::ompi::native {
 int comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     int rc = MPI_SUCCESS;
-    Communicator *c = comm_argument("MPI_Comm_set_name", comm, &rc);
+    Communicator *c = comm_settable_argument("MPI_Comm_set_name", comm, &rc);
     if (c == nullptr) {
         return rc;
     }
@@ -25,8 +25,12 @@ int comm_set_name(MPI_Comm comm, const char *comm_name)
 
 int comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+    if (comm == MPI_COMM_NULL) { /* MPI-4.1 7.8: the null handle has a name too */
+        copy_string_out("MPI_COMM_NULL", comm_name, MPI_MAX_OBJECT_NAME, resultlen);
+        return MPI_SUCCESS;
+    }
     int rc = MPI_SUCCESS;
-    const Communicator *c = comm_argument("MPI_Comm_get_name", comm, &rc);
+    const Communicator *c = comm_settable_argument("MPI_Comm_get_name", comm, &rc);
     if (c == nullptr) {
         return rc;
     }

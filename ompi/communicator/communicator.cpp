@@ -33,6 +33,19 @@ Communicator *comm_lookup(MPI_Comm handle)
     return user_object<Communicator>(handle);
 }
 
+Communicator *comm_lookup_settable(MPI_Comm handle)
+{
+    if (Communicator *c = comm_lookup(handle); c != nullptr) {
+        return c;
+    }
+    const auto v = reinterpret_cast<std::uintptr_t>(handle);
+    if (v < kFirstUserHandle || v % alignof(Communicator) != 0) {
+        return nullptr;
+    }
+    auto *c = reinterpret_cast<Communicator *>(handle);
+    return c->mark == Communicator::kPendingMark ? c : nullptr;
+}
+
 MPI_Comm comm_handle(const Communicator *comm)
 {
     if (comm == &world_comm) {

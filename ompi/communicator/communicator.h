@@ -42,9 +42,12 @@ struct Topology; /* ompi/topo/topology.h */
 
 struct Communicator {
     static constexpr std::uint64_t kMark = 0x54455353434f4d4dull; /* "TESSCOMM" */
+    /* The result of an MPI_Comm_idup whose request has not completed: only its error handler, name and
+     * attributes may be set or read (comm_lookup_settable). */
+    static constexpr std::uint64_t kPendingMark = 0x54455353504e4447ull; /* "TESSPNDG" */
 
-    /* kMark while the application's handle of a created communicator is valid; 0 for the predefined
-     * ones (found by value) and the hidden local_comm. */
+    /* kMark while the application's handle of a created communicator is valid (kPendingMark before
+     * that, for an MPI_Comm_idup); 0 for the predefined ones (found by value) and the hidden local_comm. */
     std::uint64_t mark = 0;
     uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1; comm_context.h) */
     uint32_t generation = 0; /* agreed with the id: tells its messages from a freed one's (comm_context.h) */
@@ -86,6 +89,9 @@ Communicator &comm_self();
 /* The object of a handle, or nullptr for MPI_COMM_NULL and anything that names no communicator
  * (a freed one included). */
 Communicator *comm_lookup(MPI_Comm handle);
+/* comm_lookup, and also the communicator of an MPI_Comm_idup not complete yet, whose error handler,
+ * name and attributes the application may set meanwhile (the creation keeps them). */
+Communicator *comm_lookup_settable(MPI_Comm handle);
 
 /* The handle of a communicator (to raise an error on it, to pass to callbacks). */
 MPI_Comm comm_handle(const Communicator *comm);

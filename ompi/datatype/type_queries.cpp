@@ -198,6 +198,12 @@ int type_set_name(MPI_Datatype datatype, const char *name)
 
 int type_get_name(MPI_Datatype datatype, char *name, int *resultlen)
 {
+    if (datatype == MPI_DATATYPE_NULL) { /* MPI-4.1: the null handle has a name too */
+        constexpr char kNull[] = "MPI_DATATYPE_NULL";
+        std::memcpy(name, kNull, sizeof kNull);
+        *resultlen = static_cast<int>(sizeof kNull - 1);
+        return MPI_SUCCESS;
+    }
     const Datatype *t = nullptr;
     if (int rc = type_argument("MPI_Type_get_name", datatype, "datatype", &t); rc != MPI_SUCCESS) {
         return rc;

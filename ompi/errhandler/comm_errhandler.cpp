@@ -19,7 +19,7 @@ int comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI
 int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     int rc = MPI_SUCCESS;
-    Communicator *c = comm_argument("MPI_Comm_set_errhandler", comm, &rc);
+    Communicator *c = comm_settable_argument("MPI_Comm_set_errhandler", comm, &rc);
     if (c == nullptr) {
         return rc;
     }
@@ -34,7 +34,7 @@ int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     int rc = MPI_SUCCESS;
-    const Communicator *c = comm_argument("MPI_Comm_get_errhandler", comm, &rc);
+    const Communicator *c = comm_settable_argument("MPI_Comm_get_errhandler", comm, &rc);
     if (c == nullptr) {
         return rc;
     }

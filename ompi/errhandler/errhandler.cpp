@@ -64,7 +64,8 @@ Target find_target(ObjectKind kind, const void *object)
 {
     switch (kind) {
     case ObjectKind::Comm:
-        if (const Communicator *c = comm_lookup(static_cast<MPI_Comm>(const_cast<void *>(object)))) {
+        /* An MPI_Comm_idup's communicator not complete yet has its handler already. */
+        if (const Communicator *c = comm_lookup_settable(static_cast<MPI_Comm>(const_cast<void *>(object)))) {
             return {c->errhandler, comm_label(*c), object};
         }
         /* The call named no valid communicator, so it has none of its own to raise on. */

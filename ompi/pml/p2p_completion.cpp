@@ -15,15 +15,13 @@ using pml::Request;
 
 namespace {
 
-/* A request MPI has finished with: its status to the caller; the handle set to MPI_REQUEST_NULL
- * unless it is persistent (then inactive). Returns the status's error. */
+/* A request MPI has finished with: its status to the caller (but MPI_ERROR: see take_all()); the handle
+ * set to MPI_REQUEST_NULL unless it is persistent (then inactive). Returns the status's error. */
 int retire(MPI_Request *handle, MPI_Status *status)
 {
     Request *r = pml::from_handle(*handle);
     const int error = r->kind == pml::Kind::Generalized ? pml::generalized_retire(r) : r->status.MPI_ERROR;
-    if (status != MPI_STATUS_IGNORE) {
-        *status = r->status;
-    }
+    pml::status_deliver(status, r->status);
     if (r->persistent) {
         r->active = false;
     } else {
@@ -41,9 +39,7 @@ int peek(MPI_Request *handle, MPI_Status *status)
     if (r->kind == pml::Kind::Generalized) {
         pml::generalized_query(r);
     }
-    if (status != MPI_STATUS_IGNORE) {
-        *status = r->status;
-    }
+    pml::status_deliver(status, r->status);
     return r->status.MPI_ERROR;
 }
 
@@ -56,10 +52,18 @@ bool inactive(MPI_Request h)
     return r == nullptr || (r->persistent && !r->active);
 }
 
+/* The status of an inactive request, for a call that completes one. */
 void empty(MPI_Status *status)
 {
+    pml::status_deliver_empty(status, MPI_ANY_SOURCE);
+}
+
+/* A status of the array of a call that completes several: MPI_ERROR set too, which the application
+ * reads after MPI_ERR_IN_STATUS. */
+void array_entry(MPI_Status *status, int error)
+{
     if (status != MPI_STATUS_IGNORE) {
-        pml::status_empty(status);
+        status->MPI_ERROR = error;
     }
 }
 
@@ -104,11 +108,15 @@ int take_all(const char *function, int count, MPI_Request array_of_requests[], M
     for (int i = 0; i < count; ++i) {
         MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
         if (inactive(array_of_requests[i])) {
-            empty(st);
+            if (st != MPI_STATUS_IGNORE) {
+                pml::status_empty(st); /* MPI_ERROR too: an entry of the array */
+            }
             continue;
         }
         const MPI_Comm on = error_comm(pml::from_handle(array_of_requests[i]));
-        if (take(&array_of_requests[i], st) != MPI_SUCCESS) {
+        const int error = take(&array_of_requests[i], st);
+        array_entry(st, error);
+        if (error != MPI_SUCCESS) {
             first_failed = failed == 0 ? on : first_failed;
             ++failed;
         }
@@ -160,7 +168,9 @@ int collect_some(const char *function, int incount, MPI_Request array_of_request
         MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n];
         array_of_indices[n++] = i;
         const MPI_Comm on = error_comm(r);
-        if (take(&array_of_requests[i], st) != MPI_SUCCESS) {
+        const int error = take(&array_of_requests[i], st);
+        array_entry(st, error);
+        if (error != MPI_SUCCESS) {
             first_failed = failed == 0 ? on : first_failed;
             ++failed;
         }

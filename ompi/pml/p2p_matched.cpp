@@ -12,10 +12,7 @@ namespace {
 
 void no_proc_status(MPI_Status *status)
 {
-    if (status != MPI_STATUS_IGNORE) {
-        pml::status_empty(status);
-        status->MPI_SOURCE = MPI_PROC_NULL;
-    }
+    pml::status_deliver_empty(status, MPI_PROC_NULL);
 }
 
 /* A receive request for a matched message (or MPI_MESSAGE_NO_PROC), started. */
@@ -105,9 +102,7 @@ int mrecv_impl(const char *function, void *buf, MPI_Count count, MPI_Datatype da
     }
     pml::wait_for(r);
     const int error = r->status.MPI_ERROR;
-    if (status != MPI_STATUS_IGNORE) {
-        *status = r->status;
-    }
+    pml::status_deliver(status, r->status);
     pml::request_release(r);
     return error == MPI_SUCCESS ? MPI_SUCCESS
                                 : raise_on_comm(MPI_COMM_WORLD, error, function,

@@ -111,9 +111,7 @@ int finish(const char *function, MPI_Comm comm, Request *r, MPI_Status *status)
 {
     pml::wait_for(r);
     const int error = r->status.MPI_ERROR;
-    if (status != MPI_STATUS_IGNORE) {
-        *status = r->status;
-    }
+    pml::status_deliver(status, r->status);
     pml::request_release(r);
     if (error != MPI_SUCCESS) {
         return raise_on_comm(comm, error, function, pml::request_error_text(error));
@@ -257,10 +255,7 @@ int probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         return rc;
     }
     if (source == MPI_PROC_NULL) {
-        if (status != MPI_STATUS_IGNORE) {
-            pml::status_empty(status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        pml::status_deliver_empty(status, MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     pml::wait_until([&] { return pml::probe(c.comm, source, tag, status); });
@@ -276,10 +271,7 @@ int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
     }
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        if (status != MPI_STATUS_IGNORE) {
-            pml::status_empty(status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        pml::status_deliver_empty(status, MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     *flag = pml::probe(c.comm, source, tag, status);

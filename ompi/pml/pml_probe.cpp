@@ -12,7 +12,6 @@ bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
             if (status != MPI_STATUS_IGNORE) {
                 status->MPI_SOURCE = u.header.source;
                 status->MPI_TAG = u.header.tag;
-                status->MPI_ERROR = MPI_SUCCESS;
                 status_set_count(status, static_cast<std::size_t>(u.header.length));
                 status_set_cancelled(status, false);
             }
@@ -35,7 +34,6 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
             if (status != MPI_STATUS_IGNORE) {
                 status->MPI_SOURCE = it->header.source;
                 status->MPI_TAG = it->header.tag;
-                status->MPI_ERROR = MPI_SUCCESS;
                 status_set_count(status, static_cast<std::size_t>(it->header.length));
                 status_set_cancelled(status, false);
             }

@@ -117,4 +117,12 @@ void status_empty(MPI_Status *s)
     s->MPI_ERROR = MPI_SUCCESS;
 }
 
+void status_deliver_empty(MPI_Status *to, int source)
+{
+    MPI_Status empty;
+    status_empty(&empty);
+    empty.MPI_SOURCE = source;
+    status_deliver(to, empty);
+}
+
 } // namespace tessera::ompi::pml

@@ -107,6 +107,23 @@ bool status_cancelled(const MPI_Status *s);
 /* The status of a request that finished nothing (MPI_PROC_NULL, inactive persistent request). */
 void status_empty(MPI_Status *s);
 
+/* A status handed to the application by a call that completes one operation (MPI_Recv, MPI_Wait,
+ * MPI_Probe, ...): every field but MPI_ERROR, which MPI sets only in the statuses of the calls that
+ * complete several and fail with MPI_ERR_IN_STATUS (MPI-4.1 3.2.5); the application may keep a value
+ * there. MPI_STATUS_IGNORE takes nothing. Inline: it is on the latency path. */
+inline void status_deliver(MPI_Status *to, const MPI_Status &from)
+{
+    if (to != MPI_STATUS_IGNORE) {
+        const int kept = to->MPI_ERROR;
+        *to = from;
+        to->MPI_ERROR = kept;
+    }
+}
+
+/* status_empty() delivered the same way, with `source` (MPI_ANY_SOURCE, or MPI_PROC_NULL for a
+ * communication with it). */
+void status_deliver_empty(MPI_Status *to, int source);
+
 } // namespace tessera::ompi::pml
 
 #endif

@@ -156,4 +156,9 @@ int tessera_mpi_handle_valid(int kind, const void *handle)
     }
 }
 
+int tessera_mpi_comm_settable(const void *handle)
+{
+    return tessera::ompi::comm_lookup_settable(static_cast<MPI_Comm>(const_cast<void *>(handle))) != nullptr;
+}
+
 } // extern "C"

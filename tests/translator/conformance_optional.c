@@ -80,6 +80,19 @@ int main(int argc, char **argv)
         CHECK(MPI_Type_get_envelope(o->type, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb == MPI_COMBINER_NAMED &&
                   ni == 0 && na == 0 && nd == 0,
               "MPI_Type_get_envelope(%s): combiner %d", o->name, comb);
+        MPI_Count ni_c = -1, na_c = -1, nc_c = -1, nd_c = -1;
+        comb = -1;
+        CHECK(MPI_Type_get_envelope_c(o->type, &ni_c, &na_c, &nc_c, &nd_c, &comb) == MPI_SUCCESS &&
+                  comb == MPI_COMBINER_NAMED && ni_c == 0 && na_c == 0 && nc_c == 0 && nd_c == 0,
+              "MPI_Type_get_envelope_c(%s): combiner %d", o->name, comb);
+        MPI_Count size_x = -1, lb_x = -1, extent_x = -1, tlb_x = -1, textent_x = -1;
+        CHECK(MPI_Type_size_x(o->type, &size_x) == MPI_SUCCESS && size_x == o->size, "MPI_Type_size_x(%s) = %lld",
+              o->name, (long long)size_x);
+        CHECK(MPI_Type_get_extent_x(o->type, &lb_x, &extent_x) == MPI_SUCCESS && lb_x == 0 && extent_x == o->size,
+              "MPI_Type_get_extent_x(%s): lb %lld extent %lld", o->name, (long long)lb_x, (long long)extent_x);
+        CHECK(MPI_Type_get_true_extent_x(o->type, &tlb_x, &textent_x) == MPI_SUCCESS && tlb_x == 0 &&
+                  textent_x == o->size,
+              "MPI_Type_get_true_extent_x(%s): lb %lld extent %lld", o->name, (long long)tlb_x, (long long)textent_x);
 
         /* Data: through the runtime where it has the type, MPI_ERR_TYPE on comm's handler where not. */
         unsigned char out[64], in[64];

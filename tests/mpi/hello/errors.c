@@ -181,8 +181,12 @@ int main(int argc, char **argv)
     check(class_of(MPI_Comm_size(MPI_COMM_NULL, &value)) == MPI_ERR_COMM, "MPI_COMM_NULL is MPI_ERR_COMM");
     if (native) {
         check(MPI_Comm_size((MPI_Comm)(void *)&value, &value) == MPI_ERR_COMM, "a made-up handle is MPI_ERR_COMM");
-        check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL) == MPI_ERR_ERRHANDLER,
-              "MPI_ERRHANDLER_NULL cannot be set");
+        check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL) == MPI_ERR_ARG,
+              "MPI_ERRHANDLER_NULL cannot be set (MPI_ERR_ARG)");
+        check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, (MPI_Errhandler)(void *)&value) == MPI_ERR_ERRHANDLER,
+              "a made-up error handler is MPI_ERR_ERRHANDLER");
+        check(MPI_Wait(NULL, MPI_STATUS_IGNORE) == MPI_ERR_ARG, "MPI_Wait(NULL) is MPI_ERR_ARG");
+        check(MPI_Comm_free(NULL) == MPI_ERR_ARG && MPI_Type_free(NULL) == MPI_ERR_ARG, "freeing NULL is MPI_ERR_ARG");
     } else if (rank == 0) {
         printf("errors: over a translated runtime, skipped the native engine's own checks (a distinct string "
                "naming each class, made-up handles, MPI_ERRHANDLER_NULL's class, invalid error codes)\n");

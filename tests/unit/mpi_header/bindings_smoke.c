@@ -60,6 +60,12 @@ int tessera_mpi_handle_valid(int kind, const void *handle)
     return 0;
 }
 
+/* No MPI_Comm_idup here: no communicator is pending. */
+int tessera_mpi_comm_settable(const void *handle)
+{
+    return tessera_mpi_handle_valid(TESSERA_MPI_OBJ_COMM, handle);
+}
+
 static int fake_comm_rank(MPI_Comm comm, int *rank)
 {
     *rank = comm == MPI_COMM_WORLD ? 3 : -1;

