@@ -171,6 +171,20 @@ refusals_throttled)
   n=$(grep -c 'refused a wire-up connection' "$tmp/err")
   [ "$n" -ge 4 ] && [ "$n" -le 10 ] || fail "$n refusals reported"
   grep -qE "refused (1[0-9][0-9]|200) wire-up connections in all|\(128 refused so far\)" "$tmp/err" || fail "no count of the refusals" ;;
+stalled_reader)
+  # mpirun's output goes to a reader that never reads: SIGINT still ends mpirun at once
+  ( "$mpirun" -np 1 sh -c "yes $tmp | head -c 10000000" 2>"$tmp/err"; echo $? >"$tmp/rc" ) | sleep 60 &
+  bg=$!
+  sleep 1.5 # the pipe is full by now, and mpirun waits to write
+  pid=$(pgrep -f "mpirun -np 1 sh -c yes $tmp")
+  [ -n "$pid" ] || fail "mpirun is not running"
+  t0=$(now_ms)
+  kill -INT $pid
+  for _ in $(seq 100); do [ -s "$tmp/rc" ] && break; sleep 0.05; done
+  within_ms 3000 $(( $(now_ms) - t0 ))
+  [ -s "$tmp/rc" ] || fail "mpirun did not end on SIGINT"
+  expect_rc 130
+  gone_within 2000 ;;
 key_not_inherited)
   run -np 2 --timeout 60 "$probe" child-env
   expect_rc 0
