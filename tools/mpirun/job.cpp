@@ -61,7 +61,7 @@ int Job::run()
         deadline_ = now_seconds() + *plan_.timeout;
     }
     start_ranks();
-    launched_at_ = now_seconds();
+    launched_ = true;
     for (;;) {
         reap();
         settle_held();
@@ -302,7 +302,7 @@ void Job::serve(int timeout_ms, bool watch_exits)
  * plm_base_wireup_timeout to arrive: a rank that never does would keep the rest waiting forever. */
 void Job::check_wireup()
 {
-    if (launched_at_ == 0 || failure_ || held_ || !mpi_job_ || wireup_since_ < 0) {
+    if (!launched_ || failure_ || held_ || !mpi_job_ || wireup_since_ < 0) {
         return;
     }
     std::vector<std::pair<int, std::string>> missing;

@@ -109,8 +109,9 @@ private:
     std::optional<Held> held_;
     bool torn_down_ = false;
     double deadline_ = 0;       /* monotonic seconds; 0: none */
-    double launched_at_ = 0;    /* when the last rank was started; 0: still starting */
-    double wireup_since_ = 0;   /* when some rank waited in the wire-up for others not yet there */
+    bool launched_ = false;     /* every start has returned */
+    double wireup_since_ = 0;   /* when some rank waited in the wire-up for others not yet there;
+                                   -1 once every rank came */
 };
 
 } // namespace tessera::mpirun
