@@ -165,11 +165,11 @@ ParamFile read_param_file(const std::string &path)
         close(fd);
         return refuse("it is " + std::to_string(st.st_size) + " bytes" + limit);
     }
-    /* One byte more than allowed: a file that grew since fstat is caught too. */
-    std::string contents(kMaxParamFileBytes + 1, '\0');
-    std::size_t have = 0;
-    while (have < contents.size()) {
-        const ssize_t n = read(fd, contents.data() + have, contents.size() - have);
+    /* The limit holds for what is read, too: the file may grow after fstat. */
+    std::string contents;
+    char chunk[16384];
+    while (contents.size() <= kMaxParamFileBytes) {
+        const ssize_t n = read(fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) {
             continue;
         }
@@ -181,13 +181,12 @@ ParamFile read_param_file(const std::string &path)
         if (n == 0) {
             break;
         }
-        have += static_cast<std::size_t>(n);
+        contents.append(chunk, static_cast<std::size_t>(n));
     }
     close(fd);
-    if (have > kMaxParamFileBytes) {
-        return refuse("it has grown beyond " + std::to_string(kMaxParamFileBytes) + " bytes" + limit);
+    if (contents.size() > kMaxParamFileBytes) {
+        return refuse("it grew past the limit while being read" + limit);
     }
-    contents.resize(have);
     return parse_param_text(contents, path);
 }
 

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <thread>
@@ -68,8 +70,10 @@ bool group_gone(pid_t pgid)
                 goodbye = true;
             } else if (line.size() > 1) {
                 const pid_t pgid = static_cast<pid_t>(std::strtol(line.c_str() + 1, nullptr, 10));
-                if (pgid > 1) {
-                    line[0] == '+' ? (void)groups.insert(pgid) : (void)groups.erase(pgid);
+                if (pgid > 1 && line[0] == '+') {
+                    groups.insert(pgid);
+                } else if (pgid > 1) {
+                    groups.erase(pgid);
                 }
             }
             line.clear();
