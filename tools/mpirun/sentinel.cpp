@@ -7,12 +7,12 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
 #include <thread>
 
+#include "proc_state.h"
 #include "shm_sweep.h"
 
 namespace tessera::mpirun {
@@ -24,27 +24,11 @@ namespace {
 constexpr std::chrono::seconds kSettle{2};
 constexpr std::chrono::milliseconds kPoll{10};
 
+/* Killed: no member left, or the leader already exiting or dead but not reaped (its parent, mpirun,
+ * is gone, and init has not reaped it yet); a process that far in its exit creates no segment. */
 bool group_gone(pid_t pgid)
 {
-    if (kill(-pgid, 0) != 0 && errno == ESRCH) {
-        return true;
-    }
-    /* Dead but not reaped (its parent, mpirun, is gone and init has not reaped it yet). */
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pgid));
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return true;
-    }
-    char buf[512];
-    const ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) {
-        return true;
-    }
-    buf[n] = '\0';
-    const char *close_paren = std::strrchr(buf, ')');
-    return close_paren != nullptr && close_paren[1] == ' ' && close_paren[2] == 'Z';
+    return (kill(-pgid, 0) != 0 && errno == ESRCH) || process_dying(pgid);
 }
 
 [[noreturn]] void watch(int fd, uint32_t jobid)

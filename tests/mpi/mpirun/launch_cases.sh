@@ -6,7 +6,6 @@
 set -uo pipefail
 mpirun=$1 probe=$2 info=$3 case=$4
 tmp=$(mktemp -d)
-here=$(cd "$(dirname "$0")" && pwd)
 bg=""
 cleanup() {
   [ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
