@@ -1,13 +1,14 @@
 #include "mca/param_file.h"
 
+#include <fcntl.h>
 #include <ini.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace tessera::mca {
 
@@ -70,6 +71,23 @@ char *read_line(char *buffer, int size, void *stream)
     return buffer;
 }
 
+std::string kind_of(mode_t mode)
+{
+    if (S_ISFIFO(mode)) {
+        return "a FIFO";
+    }
+    if (S_ISCHR(mode)) {
+        return "a character device";
+    }
+    if (S_ISBLK(mode)) {
+        return "a block device";
+    }
+    if (S_ISSOCK(mode)) {
+        return "a socket";
+    }
+    return "not a plain file";
+}
+
 std::string unquoted(std::string_view v)
 {
     /* Quotes let a value keep blanks or a ';' that inih would otherwise strip or treat as a comment. */
@@ -120,32 +138,56 @@ ParamFile parse_param_text(std::string_view text, const std::string &path)
 
 ParamFile read_param_file(const std::string &path)
 {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (status.type() == std::filesystem::file_type::not_found) {
-        ParamFile out;
-        out.path = path;
-        out.missing = true;
-        out.errors.push_back("file:" + path + ": cannot read: no such file");
+    ParamFile out;
+    out.path = path;
+    const auto refuse = [&out, &path](const std::string &why) {
+        out.errors.push_back("file:" + path + ": cannot read: " + why);
         return out;
-    }
-    if (status.type() == std::filesystem::file_type::directory) {
-        ParamFile out;
-        out.path = path;
-        out.errors.push_back("file:" + path + ": cannot read: it is a directory");
-        return out;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    };
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then tells what it is. */
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
         const int err = errno;
-        ParamFile out;
-        out.path = path;
-        out.errors.push_back("file:" + path + ": cannot read: " + std::strerror(err));
-        return out;
+        out.missing = err == ENOENT;
+        return refuse(err == ENOENT ? std::string("no such file") : std::strerror(err));
     }
-    std::ostringstream contents;
-    contents << in.rdbuf();
-    return parse_param_text(contents.str(), path);
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const int err = errno;
+        close(fd);
+        if (S_ISDIR(st.st_mode)) {
+            return refuse("it is a directory");
+        }
+        return refuse(st.st_mode != 0 ? "it is not a regular file (" + kind_of(st.st_mode) + ")" : std::strerror(err));
+    }
+    const std::string limit = " (a parameter file may have at most " + std::to_string(kMaxParamFileBytes) + " bytes)";
+    if (static_cast<std::uintmax_t>(st.st_size) > kMaxParamFileBytes) {
+        close(fd);
+        return refuse("it is " + std::to_string(st.st_size) + " bytes" + limit);
+    }
+    /* The limit holds for what is read, too: the file may grow after fstat. */
+    std::string contents;
+    char chunk[16384];
+    while (contents.size() <= kMaxParamFileBytes) {
+        const ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            const int err = errno;
+            close(fd);
+            return refuse(std::strerror(err));
+        }
+        if (n == 0) {
+            break;
+        }
+        contents.append(chunk, static_cast<std::size_t>(n));
+    }
+    close(fd);
+    if (contents.size() > kMaxParamFileBytes) {
+        return refuse("it grew past the limit while being read" + limit);
+    }
+    return parse_param_text(contents, path);
 }
 
 } // namespace tessera::mca

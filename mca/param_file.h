@@ -6,6 +6,7 @@
 #ifndef TESSERA_MCA_PARAM_FILE_H
 #define TESSERA_MCA_PARAM_FILE_H
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,14 @@ struct ParamFile {
     std::vector<std::string> errors;
 };
 
-/* Reads and parses `path`. Malformed and overlong lines are errors; the rest of the file still counts. */
+/* The largest parameter file read: a few hundred settings take a few KiB, so anything near this is
+ * not a parameter file, and a bound keeps a mistaken --tune from eating the memory. */
+inline constexpr std::size_t kMaxParamFileBytes = 1u << 20;
+
+/* Reads and parses `path`. Malformed and overlong lines are errors; the rest of the file still counts.
+ * Only a regular file of at most kMaxParamFileBytes is read: a FIFO, a device (/dev/zero) or a larger
+ * file is an error naming the file, why and the limit, found without reading it (a FIFO is opened
+ * without blocking). */
 ParamFile read_param_file(const std::string &path);
 
 /* Parses INI text as if it were the contents of `path` (which only appears in messages). */

@@ -32,6 +32,11 @@ extern "C" {
 #define MCA_PLM_SPAWN_PIPE_STDERR 0x2u
 /* Keep the launcher's stdin; without it the child reads /dev/null (ranks must not race for a tty). */
 #define MCA_PLM_SPAWN_INHERIT_STDIN 0x4u
+/* SIGKILL the child when the thread that started it ends (PR_SET_PDEATHSIG): mpirun killed outright
+ * (kill -9) must not leave its ranks running. For ssh, the local ssh client gets it; the launch agent
+ * stops the program when its channel closes. Only for a launcher whose starting thread lives as long
+ * as the job. */
+#define MCA_PLM_SPAWN_DIE_WITH_LAUNCHER 0x8u
 
 /* What to start: one process. Every pointer only needs to stay valid during spawn(). */
 typedef struct mca_plm_base_proc_spec {
@@ -48,7 +53,13 @@ typedef struct mca_plm_base_proc_spec {
     const char *working_dir;
     uint32_t flags; /* MCA_PLM_SPAWN_* */
     uint32_t reserved_u32;
-    void *reserved[4];
+    /* Called by a launcher that waits inside spawn() (ssh: for the other host's launch agent) at least
+     * every 100 ms, or NULL. It lets the caller serve its own events meanwhile (its wire-up service,
+     * its signals, its deadline); a non-zero return abandons the start: spawn() ends what it started
+     * and returns TESSERA_ERR_TIMEOUT without a message. */
+    int (*while_waiting)(void *arg);
+    void *while_waiting_arg;
+    void *reserved[2];
 } mca_plm_base_proc_spec_t;
 
 /* A started process, as spawn() reports it. */

@@ -56,6 +56,9 @@ int initialize(const char *function, int required, int *provided)
         return fail(function, MPI_ERR_OTHER, "the launch environment mpirun set is invalid: " + error);
     }
     rt.launch = *launch;
+    /* The key is the library's from here on (rt.launch): a process the application starts must not
+     * inherit it, or any program it runs could join the job's transports. */
+    unsetenv(orte::kEnvJobKey);
     if (rt.launch.host.empty()) {
         rt.launch.host = host_name();
     }

@@ -136,6 +136,10 @@ public:
     {
         return rank >= 0 && rank < options_.nranks && rank_finalized_[static_cast<size_t>(rank)] != 0;
     }
+    bool rank_seen(int rank) const override
+    {
+        return rank >= 0 && rank < options_.nranks && rank_seen_[static_cast<size_t>(rank)] != 0;
+    }
 
 private:
     void accept_all();

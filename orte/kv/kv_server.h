@@ -49,6 +49,8 @@ public:
     /* Ranks that completed the handshake and are still connected. */
     virtual int connected_ranks() const = 0;
     virtual bool rank_finalized(int rank) const = 0;
+    /* The rank completed the handshake once (it reached the wire-up), connected still or not. */
+    virtual bool rank_seen(int rank) const = 0;
 };
 
 } // namespace tessera::orte

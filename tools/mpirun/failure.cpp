@@ -64,6 +64,22 @@ Failure failure_from_timeout(double seconds)
     return Failure{124, std::string("mpirun: job timed out after ") + text + " s" + kTeardown};
 }
 
+Failure failure_from_wireup(double seconds, const std::vector<std::pair<int, std::string>> &missing)
+{
+    constexpr std::size_t kNamed = 8;
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    std::string names;
+    for (std::size_t i = 0; i < missing.size() && i < kNamed; ++i) {
+        names += (i == 0 ? "rank " : ", rank ") + std::to_string(missing[i].first) + " on host " + missing[i].second;
+    }
+    if (missing.size() > kNamed) {
+        names += " and " + std::to_string(missing.size() - kNamed) + " more";
+    }
+    return Failure{1, std::string("mpirun: the wire-up gave up after ") + text + " s (plm_base_wireup_timeout): " +
+                          names + " never reached it" + kTeardown};
+}
+
 Failure failure_from_signal(int sig)
 {
     return Failure{128 + sig, "mpirun: received " + signal_name(sig) + kTeardown};

@@ -8,6 +8,8 @@
  *     other ranks still run                        may end whenever it likes)
  *   MPI_Abort(comm, code)                   -> code (0..255)
  *   --timeout                               -> 124 (as timeout(1))
+ *   ranks missing from the wire-up after    -> 1
+ *     plm_base_wireup_timeout
  *   mpirun receives signal N                -> 128 + N
  *   a rank cannot be started                -> 127 when the program is not found, else 1
  */
@@ -16,6 +18,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "frameworks/plm/plm.h"
 
@@ -40,6 +44,8 @@ std::optional<Failure> failure_from_exit(const RankEnd &end);
 Failure failure_from_abort(int rank, const std::string &host, int code, const std::string &text, bool others_running);
 Failure failure_from_timeout(double seconds);
 Failure failure_from_signal(int sig);
+/* Ranks (number, host) that never reached the wire-up within plm_base_wireup_timeout seconds. */
+Failure failure_from_wireup(double seconds, const std::vector<std::pair<int, std::string>> &missing);
 Failure failure_from_spawn(int rank, const std::string &host, int rc);
 
 } // namespace tessera::mpirun

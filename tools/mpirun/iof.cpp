@@ -1,5 +1,9 @@
 #include "iof.h"
 
+#include "signal_watch.h"
+
+#include <limits.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,8 +16,28 @@ namespace {
 constexpr size_t kMaxPending = 64 * 1024;
 constexpr size_t kReadChunk = 64 * 1024;
 
-/* Writes everything, waiting when the descriptor is non-blocking and full. Gives up on a closed reader
- * (EPIPE: mpirun ignores SIGPIPE) and then drops further output to that descriptor. */
+/* Whether a signal that ends the job waits to be read: mpirun's signals are blocked (signal_watch.h),
+ * so they stay pending until the event loop reads them. */
+bool ending_signal_pending()
+{
+    sigset_t pending;
+    if (sigpending(&pending) != 0) {
+        return false;
+    }
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        if (sigismember(&pending, sig) == 1 && SignalWatch::ends_job(sig)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Writes everything, waiting while the reader does not read. Gives up on a closed reader (EPIPE:
+ * mpirun ignores SIGPIPE) and then drops further output to that descriptor. A stalled reader (a
+ * paused pager) must not make mpirun deaf to signals: it waits in poll() a second at a time and
+ * writes at most PIPE_BUF bytes once the descriptor is writable, which a pipe takes without blocking
+ * even when the descriptor is a blocking one; a signal that ends the job drops the rest of the
+ * output to that descriptor. */
 void write_all(int fd, const std::string &data)
 {
     static bool dead[3] = {false, false, false};
@@ -22,14 +46,19 @@ void write_all(int fd, const std::string &data)
     }
     size_t done = 0;
     while (done < data.size()) {
-        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        pollfd p{fd, POLLOUT, 0};
+        if (poll(&p, 1, 1000) == 0) {
+            if (ending_signal_pending()) {
+                dead[fd] = true; /* the job ends: the rest of its output would wait the same way */
+                return;
+            }
+            continue;
+        }
+        const ssize_t n = ::write(fd, data.data() + done, std::min<size_t>(data.size() - done, PIPE_BUF));
         if (n > 0) {
             done += static_cast<size_t>(n);
-        } else if (n < 0 && errno == EINTR) {
+        } else if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
             continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            pollfd p{fd, POLLOUT, 0};
-            poll(&p, 1, 1000);
         } else {
             dead[fd] = true;
             return;

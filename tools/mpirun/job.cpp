@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "mca/constants.h"
+#include "proc_state.h"
 
 namespace tessera::mpirun {
 namespace {
@@ -24,6 +25,8 @@ constexpr int kMaxPollMs = 1000;
 constexpr int kBlindPollMs = 20;
 /* After the last rank is gone: how long output of its orphaned children is still awaited. */
 constexpr double kOutputGraceSeconds = 0.2;
+/* Refused wire-up connections reported one by one before only powers of two are. */
+constexpr uint64_t kRefusalsInFull = 4;
 
 } // namespace
 
@@ -34,8 +37,14 @@ tessera::orte::KvServerEvents kv_events(KvNotes &notes)
         notes.aborts.push_back({rank, code, message});
     };
     events.on_finalize = [&notes](int) { notes.any_finalized = true; };
-    events.on_rejected = [](const std::string &peer, const std::string &reason) {
-        OutputForwarder::message("mpirun: warning: refused a wire-up connection from " + peer + ": " + reason);
+    events.on_rejected = [&notes](const std::string &peer, const std::string &reason) {
+        /* The first few in full, then the 8th, 16th, 32nd...: a flood of strangers cannot flood the
+         * output, and the count at the end says how many there were. */
+        const uint64_t n = ++notes.refused;
+        if (n <= kRefusalsInFull || (n & (n - 1)) == 0) {
+            OutputForwarder::message("mpirun: warning: refused a wire-up connection from " + peer + ": " + reason +
+                                     " (" + std::to_string(n) + " refused so far)");
+        }
     };
     return events;
 }
@@ -52,8 +61,10 @@ int Job::run()
         deadline_ = now_seconds() + *plan_.timeout;
     }
     start_ranks();
+    launched_ = true;
     for (;;) {
         reap();
+        settle_held();
         /* Checked after every reap and every wait: a failure found in either ends the job now, not
          * after the next poll timeout. */
         if (failure_ && !torn_down_) {
@@ -64,15 +75,26 @@ int Job::run()
         if (running_ == 0) {
             break;
         }
-        wait_for_events();
+        serve(kMaxPollMs, true);
+        check_wireup();
     }
     finish_output();
+    if (notes_.refused > kRefusalsInFull && (notes_.refused & (notes_.refused - 1)) != 0) {
+        OutputForwarder::message("mpirun: warning: refused " + std::to_string(notes_.refused) +
+                                 " wire-up connections in all");
+    }
     return failure_ ? failure_->status : 0;
 }
 
 void Job::start_ranks()
 {
     ranks_.resize(plan_.ranks.size());
+    /* A start may wait long (ssh to a slow host): meanwhile signals, the deadline, the wire-up of the
+     * ranks already running and their output are served as in the event loop. */
+    const std::function<bool()> while_waiting = [this] {
+        serve(0, false);
+        return !failure_;
+    };
     for (const RankLaunch &rl : plan_.ranks) {
         handle_signals(); /* a SIGINT during a long launch stops it */
         if (failure_) {
@@ -80,10 +102,13 @@ void Job::start_ranks()
         }
         mca_plm_base_child_t child{};
         child.stdout_fd = child.stderr_fd = child.exit_fd = -1;
-        const int rc = launcher_.spawn(rl.spawn_host, plan_.argv, rl.env, &child);
+        const int rc = launcher_.spawn(rl.spawn_host, plan_.argv, rl.env, while_waiting, &child);
         if (rc != TESSERA_SUCCESS) {
-            fail(failure_from_spawn(rl.rank, rl.host, rc));
+            fail(failure_from_spawn(rl.rank, rl.host, rc)); /* unless the wait was abandoned for a failure */
             return;
+        }
+        if (plan_.on_started) {
+            plan_.on_started(child.id);
         }
         Rank &r = ranks_[static_cast<size_t>(rl.rank)];
         r.id = child.id;
@@ -101,7 +126,42 @@ void Job::fail(const Failure &failure)
         return; /* only the first failure counts; the rest is the teardown it caused */
     }
     failure_ = failure;
+    held_.reset();
     OutputForwarder::message(failure.message);
+}
+
+/* A rank that sees a peer die (its connection breaks) may say so before the kernel lets mpirun reap
+ * the dead one: the report must name the rank that died first, so while some rank is dying the
+ * failure waits for that death. */
+void Job::fail_or_hold(const Failure &failure, int rank)
+{
+    if (failure_ || held_) {
+        return;
+    }
+    if (plan_.abort_grace > 0 && another_rank_dying(rank)) {
+        held_ = Held{failure, rank, now_seconds() + plan_.abort_grace};
+        return;
+    }
+    fail(failure);
+}
+
+void Job::settle_held()
+{
+    if (held_ && (now_seconds() >= held_->until || !another_rank_dying(held_->rank))) {
+        const Failure f = held_->failure;
+        held_.reset();
+        fail(f);
+    }
+}
+
+bool Job::another_rank_dying(int rank) const
+{
+    for (size_t i = 0; i < ranks_.size(); ++i) {
+        if (static_cast<int>(i) != rank && ranks_[i].running && process_dying(ranks_[i].id)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void Job::reap()
@@ -123,11 +183,15 @@ void Job::on_exit(const mca_plm_base_exit_t &exit)
     it->running = false;
     it->exit_fd = -1; /* the module closed it when it reported the exit */
     --running_;
+    if (plan_.on_reaped) {
+        plan_.on_reaped(it->id);
+    }
     /* Its last words come before mpirun's verdict on it. */
     iof_.drain_rank(rank);
     /* A rank writes "finalize" or "abort" to the service before it exits; read those first so that the
-     * exit is judged with them (an MPI_Abort then reads as an abort, not as an exit code). */
-    progress_kv();
+     * exit is judged with them (an MPI_Abort then reads as an abort, not as an exit code). Aborts of
+     * other ranks wait until this exit is judged: they may be about this very death. */
+    progress_kv(rank);
     if (failure_) {
         return;
     }
@@ -138,26 +202,39 @@ void Job::on_exit(const mca_plm_base_exit_t &exit)
     end.mpi_job = mpi_job_;
     end.finalized = kv_.rank_finalized(rank);
     end.others_running = others_running();
-    if (auto f = failure_from_exit(end)) {
-        fail(*f);
+    if (held_ && held_->rank == rank && !exit.signaled) {
+        /* The exit that follows its own failure (the status of its abort). */
+    } else if (auto f = failure_from_exit(end)) {
+        if (exit.signaled) {
+            fail(*f);
+        } else {
+            fail_or_hold(*f, rank);
+        }
     }
+    progress_kv();
 }
 
-void Job::progress_kv()
+void Job::progress_kv(int exiting_rank)
 {
     kv_.progress(0);
     if (kv_.connected_ranks() > 0 || notes_.any_finalized) {
         mpi_job_ = true;
     }
     std::vector<KvNotes::Abort> aborts;
+    std::vector<KvNotes::Abort> later;
     aborts.swap(notes_.aborts);
     for (const KvNotes::Abort &a : aborts) {
         mpi_job_ = true;
+        if (exiting_rank >= 0 && a.rank != exiting_rank) {
+            later.push_back(a);
+            continue;
+        }
         const std::string host = a.rank >= 0 && static_cast<size_t>(a.rank) < plan_.ranks.size()
                                      ? plan_.ranks[static_cast<size_t>(a.rank)].host
                                      : std::string("?");
-        fail(failure_from_abort(a.rank, host, a.code, a.message, others_running()));
+        fail_or_hold(failure_from_abort(a.rank, host, a.code, a.message, others_running()), a.rank);
     }
+    notes_.aborts.insert(notes_.aborts.begin(), later.begin(), later.end());
 }
 
 void Job::handle_signals()
@@ -175,7 +252,7 @@ void Job::handle_signals()
     }
 }
 
-void Job::wait_for_events()
+void Job::serve(int timeout_ms, bool watch_exits)
 {
     std::vector<pollfd> fds;
     if (signals_.fd() >= 0) {
@@ -186,7 +263,7 @@ void Job::wait_for_events()
     }
     bool blind = false;
     for (const Rank &r : ranks_) {
-        if (r.running) {
+        if (watch_exits && r.running) {
             if (r.exit_fd >= 0) {
                 fds.push_back({r.exit_fd, POLLIN, 0});
             } else {
@@ -197,10 +274,15 @@ void Job::wait_for_events()
     const size_t iof_begin = fds.size();
     iof_.append_pollfds(fds);
 
-    int timeout_ms = blind ? kBlindPollMs : kMaxPollMs;
+    if (blind) {
+        timeout_ms = std::min(timeout_ms, kBlindPollMs);
+    }
+    const double now = now_seconds();
     if (deadline_ > 0 && !failure_) {
-        const double left = std::ceil((deadline_ - now_seconds()) * 1000.0);
-        timeout_ms = std::min(timeout_ms, static_cast<int>(std::max(0.0, left)));
+        timeout_ms = std::min(timeout_ms, static_cast<int>(std::max(0.0, std::ceil((deadline_ - now) * 1000.0))));
+    }
+    if (held_) {
+        timeout_ms = std::min(timeout_ms, static_cast<int>(std::max(0.0, std::ceil((held_->until - now) * 1000.0))));
     }
     poll(fds.data(), fds.size(), timeout_ms);
 
@@ -213,6 +295,32 @@ void Job::wait_for_events()
     }
     if (deadline_ > 0 && !failure_ && now_seconds() >= deadline_) {
         fail(failure_from_timeout(*plan_.timeout));
+    }
+}
+
+/* Once every rank has been started and some rank waits in the wire-up, the others get
+ * plm_base_wireup_timeout to arrive: a rank that never does would keep the rest waiting forever. */
+void Job::check_wireup()
+{
+    if (!launched_ || failure_ || held_ || !mpi_job_ || wireup_since_ < 0) {
+        return;
+    }
+    std::vector<std::pair<int, std::string>> missing;
+    for (const RankLaunch &rl : plan_.ranks) {
+        if (!kv_.rank_seen(rl.rank)) {
+            missing.emplace_back(rl.rank, rl.host);
+        }
+    }
+    if (missing.empty()) {
+        wireup_since_ = -1; /* everybody came: nothing more to watch */
+        return;
+    }
+    const double now = now_seconds();
+    if (wireup_since_ == 0) {
+        wireup_since_ = now;
+    }
+    if (now - wireup_since_ >= plan_.wireup_timeout) {
+        fail(failure_from_wireup(plan_.wireup_timeout, missing));
     }
 }
 

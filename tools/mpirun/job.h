@@ -9,6 +9,7 @@
 #define TESSERA_TOOLS_MPIRUN_JOB_H
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct KvNotes {
     };
     std::vector<Abort> aborts;
     bool any_finalized = false;
+    uint64_t refused = 0; /* wire-up connections refused */
 };
 
 /* Callbacks that fill `notes` (and print rejected connections as warnings). */
@@ -48,6 +50,12 @@ struct JobPlan {
     std::vector<std::string> argv;
     std::vector<RankLaunch> ranks;
     std::optional<double> timeout;
+    double wireup_timeout = 300; /* plm_base_wireup_timeout */
+    double abort_grace = 1;      /* plm_base_abort_grace */
+    /* Called with each rank's process group when it is started and when it is reaped (the job's
+     * sentinel keeps the list). */
+    std::function<void(int64_t)> on_started;
+    std::function<void(int64_t)> on_reaped;
 };
 
 class Job {
@@ -65,13 +73,25 @@ private:
         bool running = false;
     };
 
+    /* A failure found while another rank is dying: it waits (at most abort_grace) for that death,
+     * which is the one to report if it comes. */
+    struct Held {
+        Failure failure;
+        int rank = -1; /* whose failure it is: its own exit is part of it */
+        double until = 0;
+    };
+
     void start_ranks();
     void fail(const Failure &failure);
+    void fail_or_hold(const Failure &failure, int rank);
+    void settle_held();
+    bool another_rank_dying(int rank) const;
     void reap();
     void on_exit(const mca_plm_base_exit_t &exit);
-    void progress_kv();
+    void progress_kv(int exiting_rank = -1);
     void handle_signals();
-    void wait_for_events();
+    void serve(int timeout_ms, bool watch_exits);
+    void check_wireup();
     void finish_output();
     bool others_running() const { return running_ > 0; }
 
@@ -86,8 +106,12 @@ private:
     int running_ = 0;
     bool mpi_job_ = false;
     std::optional<Failure> failure_;
+    std::optional<Held> held_;
     bool torn_down_ = false;
-    double deadline_ = 0; /* monotonic seconds; 0: none */
+    double deadline_ = 0;       /* monotonic seconds; 0: none */
+    bool launched_ = false;     /* every start has returned */
+    double wireup_since_ = 0;   /* when some rank waited in the wire-up for others not yet there;
+                                   -1 once every rank came */
 };
 
 } // namespace tessera::mpirun

@@ -67,7 +67,8 @@ Launcher::~Launcher()
 }
 
 int Launcher::spawn(const std::string &host, const std::vector<std::string> &argv,
-                    const std::vector<std::string> &env, mca_plm_base_child_t *child)
+                    const std::vector<std::string> &env, const std::function<bool()> &while_waiting,
+                    mca_plm_base_child_t *child)
 {
     std::vector<const char *> c_argv;
     for (const std::string &a : argv) {
@@ -85,7 +86,11 @@ int Launcher::spawn(const std::string &host, const std::vector<std::string> &arg
     spec.argv = c_argv.data();
     spec.env = c_env.data();
     spec.working_dir = nullptr;
-    spec.flags = MCA_PLM_SPAWN_PIPE_STDOUT | MCA_PLM_SPAWN_PIPE_STDERR;
+    spec.flags = MCA_PLM_SPAWN_PIPE_STDOUT | MCA_PLM_SPAWN_PIPE_STDERR | MCA_PLM_SPAWN_DIE_WITH_LAUNCHER;
+    if (while_waiting) {
+        spec.while_waiting = [](void *arg) { return (*static_cast<const std::function<bool()> *>(arg))() ? 0 : 1; };
+        spec.while_waiting_arg = const_cast<std::function<bool()> *>(&while_waiting);
+    }
     return module_->plm_spawn(module_, &spec, child);
 }
 

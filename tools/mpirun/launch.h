@@ -13,6 +13,7 @@
 #define TESSERA_TOOLS_MPIRUN_LAUNCH_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,9 +33,10 @@ public:
 
     const std::string &component_name() const { return component_name_; }
 
-    /* host: "" for this machine. argv and env as plm.h describes (env: "NAME=value" additions). */
+    /* host: "" for this machine. argv and env as plm.h describes (env: "NAME=value" additions).
+     * while_waiting is called during a long start (plm.h); returning false abandons it. */
     int spawn(const std::string &host, const std::vector<std::string> &argv, const std::vector<std::string> &env,
-              mca_plm_base_child_t *child);
+              const std::function<bool()> &while_waiting, mca_plm_base_child_t *child);
     int wait(double timeout, mca_plm_base_exit_t *exit);
     int signal(int64_t id, int sig);
     int terminate_all();

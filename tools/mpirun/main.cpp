@@ -20,6 +20,7 @@
 #include "kv_address.h"
 #include "launch.h"
 #include "delegate.h"
+#include "frameworks/plm/base/base.h"
 #include "mca/cmdline.h"
 #include "mca/framework.h"
 #include "mca_check.h"
@@ -28,6 +29,7 @@
 #include "orte/kv/kv_server.h"
 #include "placement.h"
 #include "rank_env.h"
+#include "sentinel.h"
 #include "shm_sweep.h"
 #include "signal_watch.h"
 #include "tessera_config.h"
@@ -82,6 +84,14 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
         needs_remote = needs_remote || !h.local;
     }
 
+    /* Before the wire-up service and the launcher exist: mpirun has one thread, and no socket of the
+     * job is inherited by the sentinel. */
+    std::unique_ptr<Sentinel> sentinel = Sentinel::start(job.jobid, &error);
+    if (!sentinel) {
+        std::fprintf(stderr, "mpirun: warning: %s; if mpirun is killed, its ranks' children and /dev/shm entries "
+                             "may be left behind\n", error.c_str());
+    }
+
     KvNotes notes;
     tessera::orte::KvServerOptions kv_options;
     kv_options.bind_address = addresses->bind_address;
@@ -101,6 +111,12 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
     plan.jobid = job.jobid;
     plan.argv = opts.program;
     plan.timeout = opts.timeout;
+    plan.wireup_timeout = mca_plm_base_wireup_timeout;
+    plan.abort_grace = mca_plm_base_abort_grace;
+    if (sentinel) {
+        plan.on_started = [&sentinel](int64_t id) { sentinel->started(id); };
+        plan.on_reaped = [&sentinel](int64_t id) { sentinel->reaped(id); };
+    }
     for (const RankPlacement &p : *placement) {
         const Host &host = (*hosts)[static_cast<size_t>(p.host)];
         const std::string uri = kv_uri_for(addresses->connect_to[static_cast<size_t>(p.host)], kv->uri());

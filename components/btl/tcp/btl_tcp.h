@@ -41,6 +41,7 @@ struct Params {
     std::size_t rcvbuf;
     double handshake_timeout;
     int handshake_limit;
+    int handshake_retries;
     double close_linger;
     int direct_reads;
     int poll_every;

@@ -70,6 +70,10 @@ int register_params(const mca_base_component_t *)
         {"handshake_limit", MCA_VAR_TYPE_INT, "128", "1", nullptr,
          "Accepted connections that may wait for their hello per link; beyond, the oldest is refused", MCA_INFO_LVL_4,
          nullptr, &params.handshake_limit},
+        {"handshake_retries", MCA_VAR_TYPE_INT, "5", "0", nullptr,
+         "Times a connection the peer closed before answering the hello is opened again (the peer closes one whose "
+         "hello did not come within its btl_tcp_handshake_timeout, as when this process was out of MPI)",
+         MCA_INFO_LVL_4, nullptr, &params.handshake_retries},
         {"close_linger", MCA_VAR_TYPE_DOUBLE, "1", "0", nullptr,
          "Seconds del_procs keeps writing what is still queued to a peer before closing", MCA_INFO_LVL_4, nullptr,
          &params.close_linger},

@@ -69,6 +69,7 @@ void start_flushing(Link *l, Endpoint *e)
 void become_connected(Link *l, Endpoint *e, uint32_t peer_max_frame)
 {
     e->state = ConnState::Connected;
+    e->retries = 0;
     e->peer_max_frame = peer_max_frame;
     /* Room for two of the largest frames either side sends, so that a frame that starts late in the
      * buffer still fits without moving it (btl_tcp_recv.cpp), plus room for a batch of small ones. */
@@ -82,6 +83,23 @@ void become_connected(Link *l, Endpoint *e, uint32_t peer_max_frame)
     start_flushing(l, e);
 }
 
+/* The peer closes a connection whose hello it did not get within its btl_tcp_handshake_timeout: this
+ * process may have been computing between its connect and the hello. Such a connection, closed before
+ * any answer, is opened again (a peer that is gone refuses the new connect, which fails the endpoint). */
+bool reopen(Link *l, Endpoint *e, int err)
+{
+    const bool unanswered = e->reply_got == 0 && (err == 0 || err == ECONNRESET || err == EPIPE);
+    if (!unanswered || e->retries >= params.handshake_retries) {
+        return false;
+    }
+    ++e->retries;
+    close(e->fd);
+    e->fd = -1;
+    e->state = ConnState::Closed;
+    start_connect(l, e);
+    return true;
+}
+
 bool send_hello(Link *l, Endpoint *e)
 {
     Hello h{};
@@ -92,13 +110,17 @@ bool send_hello(Link *l, Endpoint *e)
     h.rank = htonl(component->rank);
     h.max_frame = htonl(static_cast<uint32_t>(params.common.max_send_size));
     std::memcpy(h.key, component->key.data(), std::min(component->key.size(), sizeof h.key));
+    e->reply_got = 0;
     /* A fresh connection's send buffer is empty: 84 bytes go out whole or not at all. */
     if (::send(e->fd, &h, sizeof h, MSG_NOSIGNAL | MSG_DONTWAIT) != static_cast<ssize_t>(sizeof h)) {
-        fail_endpoint(l, e, "cannot greet " + peer_text(e) + ": " + std::strerror(errno));
+        const int err = errno;
+        if (reopen(l, e, err)) {
+            return e->state != ConnState::Failed;
+        }
+        fail_endpoint(l, e, "cannot greet " + peer_text(e) + ": " + std::strerror(err));
         return false;
     }
     e->state = ConnState::AwaitReply;
-    e->reply_got = 0;
     return true;
 }
 
@@ -111,10 +133,14 @@ void on_reply(Link *l, Endpoint *e)
             e->reply_got += static_cast<std::size_t>(n);
             continue;
         }
-        if (n < 0 && would_block(errno)) {
+        const int err = n == 0 ? 0 : errno;
+        if (n < 0 && would_block(err)) {
             return;
         }
-        fail_endpoint(l, e, peer_text(e) + " " + (n == 0 ? "closed the connection" : std::strerror(errno)) +
+        if (reopen(l, e, err)) {
+            return;
+        }
+        fail_endpoint(l, e, peer_text(e) + " " + (n == 0 ? "closed the connection" : std::strerror(err)) +
                                 " during the handshake");
         return;
     }

@@ -68,6 +68,7 @@ struct Endpoint {
     std::size_t queued = 0; /* bytes in the queue */
     HelloReply reply{};
     std::size_t reply_got = 0;
+    int retries = 0; /* connections the peer closed unanswered, since the last one that came up */
     uint32_t peer_max_frame = 0;
     RecvBuffer rx;
 };

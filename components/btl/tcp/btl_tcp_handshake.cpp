@@ -174,12 +174,14 @@ void expire_pending(Link *l)
     const auto limit = std::chrono::duration<double>(params.handshake_timeout);
     for (auto &slot : l->pending) {
         Pending *p = slot.get();
-        if (!p->in_use || now - p->since < limit) {
+        /* A valid hello waits for add_procs however long the application takes to get there. */
+        if (!p->in_use || p->checked || now - p->since < limit) {
             continue;
         }
-        if (p->checked) {
-            refuse(l, p, "rank " + std::to_string(ntohl(p->hello.rank)) + " is not a peer this process added");
-        } else {
+        /* The deadline may have passed while this process was out of MPI, with the hello waiting
+         * in the socket: only a connection that has not sent it by now is refused. */
+        on_pending_event(l, p);
+        if (p->in_use && !p->checked) {
             refuse(l, p, "no complete hello within btl_tcp_handshake_timeout");
         }
     }

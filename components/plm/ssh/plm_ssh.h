@@ -18,7 +18,7 @@
  * when ssh itself failed (connection lost). Without a working directory in the spec, the program starts
  * in the launcher's directory when the other host has it, else in the remote home directory.
  * spawn() returns once the agent reports the program exec'd (or why it could not be): it waits for the
- * ssh connection, so the agent command should bound that (ssh -o ConnectTimeout=N).
+ * ssh connection, at most plm_ssh_start_timeout seconds, and calls the spec's while_waiting meanwhile.
  */
 #ifndef TESSERA_COMPONENTS_PLM_SSH_PLM_SSH_H
 #define TESSERA_COMPONENTS_PLM_SSH_PLM_SSH_H
@@ -36,12 +36,14 @@ namespace tessera::orte::plm_ssh {
 extern const char *agent_command;     /* plm_ssh_agent: the command, split like a shell does */
 extern const char *remote_agent_path; /* plm_ssh_remote_agent_path: "" means this install's bindir */
 extern double kill_grace;             /* plm_ssh_kill_grace */
+extern double start_timeout;          /* plm_ssh_start_timeout */
 
 /* What the launcher works with: checked and fixed when the component is opened. */
 struct Settings {
     std::vector<std::string> agent_words;
     std::string remote_agent_path;
     double kill_grace = 1.0;
+    double start_timeout = 120.0; /* seconds spawn() waits for the launch agent's status line */
 };
 
 } // namespace tessera::orte::plm_ssh

@@ -18,6 +18,7 @@ constexpr const char *kDefaultAgent = "ssh -o BatchMode=yes -o StrictHostKeyChec
 const char *agent_command = kDefaultAgent;
 const char *remote_agent_path = "";
 double kill_grace = 1.0;
+double start_timeout = 120.0;
 
 namespace {
 
@@ -37,6 +38,7 @@ int register_params(const mca_base_component_t *)
     agent_command = kDefaultAgent;
     remote_agent_path = "";
     kill_grace = 1.0;
+    start_timeout = 120.0;
     int rc = mca_var_register("plm", "ssh", "agent",
                               "Command that runs a program on another host, followed by the host and the "
                               "command; split into words like a shell does (quotes and backslashes, no "
@@ -56,6 +58,13 @@ int register_params(const mca_base_component_t *)
                               "down, before SIGKILL (applied by the launch agent on the remote host)",
                               MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
                               MCA_VAR_FLAG_NONE, &kill_grace);
+    }
+    if (rc >= 0) {
+        rc = mca_var_register("plm", "ssh", "start_timeout",
+                              "Seconds a remote start may take, from running the agent command until the "
+                              "launch agent reports the program started; beyond, that rank cannot be started",
+                              MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL,
+                              MCA_VAR_FLAG_NONE, &start_timeout);
     }
     return rc < 0 ? rc : TESSERA_SUCCESS;
 }
@@ -86,6 +95,11 @@ int open_component()
         return TESSERA_ERR_BAD_PARAM;
     }
     s.kill_grace = kill_grace;
+    if (!std::isfinite(start_timeout) || start_timeout <= 0.0) {
+        bad_value("plm_ssh_start_timeout", std::to_string(start_timeout), "is not a number of seconds > 0");
+        return TESSERA_ERR_BAD_PARAM;
+    }
+    s.start_timeout = start_timeout;
     settings = std::move(s);
     return TESSERA_SUCCESS;
 }

@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -35,6 +37,8 @@ using tessera::mca::Severity;
 constexpr size_t kMaxNoise = 64 * 1024;
 /* How long an ssh client that failed to start the program gets to exit on its own. */
 constexpr std::chrono::seconds kExitWait{5};
+/* The longest the handshake waits between two calls of the spec's while_waiting (plm.h). */
+constexpr int kWaitSliceMs = 100;
 
 class UniqueFd {
 public:
@@ -58,29 +62,45 @@ private:
 };
 
 struct Handshake {
-    enum class Outcome { kStatus, kClosed, kNoise, kError } outcome = Outcome::kError;
+    enum class Outcome { kStatus, kClosed, kNoise, kError, kTimedOut, kAbandoned } outcome = Outcome::kError;
     agent::StartStatus status;
     std::vector<std::string> noise; /* lines before the status line */
     int error = 0;                  /* errno for kError */
 };
 
 /* Sends `frame` into the channel while reading ssh's stdout, one byte at a time so that nothing
- * after the status line (the program's output) is consumed. */
-Handshake handshake(int channel, int out, const std::string &frame)
+ * after the status line (the program's output) is consumed. Gives up at `deadline`, or when the
+ * spec's while_waiting, called every kWaitSliceMs, asks to. */
+Handshake handshake(int channel, int out, const std::string &frame, std::chrono::steady_clock::time_point deadline,
+                    const mca_plm_base_proc_spec_t &spec)
 {
     Handshake h;
     size_t sent = 0;
     size_t noise_bytes = 0;
     std::string line;
     for (;;) {
+        if (spec.while_waiting != nullptr && spec.while_waiting(spec.while_waiting_arg) != 0) {
+            h.outcome = Handshake::Outcome::kAbandoned;
+            return h;
+        }
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            h.outcome = Handshake::Outcome::kTimedOut;
+            return h;
+        }
         pollfd fds[2] = {{out, POLLIN, 0}, {channel, POLLOUT, 0}};
         nfds_t count = sent < frame.size() ? 2 : 1;
-        if (poll(fds, count, -1) < 0) {
+        const int slice = static_cast<int>(std::min<long long>(left.count(), kWaitSliceMs));
+        const int ready = poll(fds, count, slice);
+        if (ready < 0) {
             if (errno == EINTR) {
                 continue;
             }
             h.error = errno;
             return h;
+        }
+        if (ready == 0) {
+            continue;
         }
         if (count == 2 && fds[1].revents != 0) {
             ssize_t n = send(channel, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -187,6 +207,13 @@ std::string drain_text(int fd)
     return text;
 }
 
+std::string seconds_text(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
+}
+
 std::string join(const std::vector<std::string> &words)
 {
     std::string out;
@@ -259,7 +286,8 @@ int Launcher::spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_ch
     command_argv.push_back(nullptr);
     mca_plm_base_proc_spec_t ssh_spec{};
     ssh_spec.argv = command_argv.data();
-    ssh_spec.flags = MCA_PLM_SPAWN_PIPE_STDOUT | (spec.flags & MCA_PLM_SPAWN_PIPE_STDERR);
+    ssh_spec.flags =
+        MCA_PLM_SPAWN_PIPE_STDOUT | (spec.flags & (MCA_PLM_SPAWN_PIPE_STDERR | MCA_PLM_SPAWN_DIE_WITH_LAUNCHER));
     plm::ExecPlan plan;
     int rc = plm::prepare_exec(ssh_spec, "plm ssh", &plan);
     if (rc != TESSERA_SUCCESS) {
@@ -287,7 +315,10 @@ int Launcher::spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_ch
     UniqueFd out(started.stdout_fd);
     UniqueFd err(started.stderr_fd);
 
-    Handshake h = handshake(channel.get(), out.get(), frame);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(settings_.start_timeout));
+    Handshake h = handshake(channel.get(), out.get(), frame, deadline, spec);
     for (const std::string &line : h.noise) {
         report(Severity::Warning, "plm ssh: host '" + host + "' printed before the launch agent started: " + line);
     }
@@ -310,12 +341,20 @@ int Launcher::spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_ch
 
     /* It did not start: close the channel, reap the ssh client, and say why. */
     channel.reset();
-    const bool kill_now = h.outcome == Handshake::Outcome::kNoise || h.outcome == Handshake::Outcome::kError;
+    const bool kill_now = h.outcome != Handshake::Outcome::kStatus && h.outcome != Handshake::Outcome::kClosed;
     mca_plm_base_exit_t ended = reap_failed(started.pid, kill_now);
     std::string ssh_said = drain_text(err.get());
     std::string said = ssh_said.empty() ? "" : ": " + ssh_said;
     const std::string where = "plm ssh: cannot start '" + launch.argv[0] + "' on host '" + host + "'";
 
+    if (h.outcome == Handshake::Outcome::kAbandoned) {
+        return TESSERA_ERR_TIMEOUT; /* the caller asked for it and knows why */
+    }
+    if (h.outcome == Handshake::Outcome::kTimedOut) {
+        report(Severity::Error, where + ": the launch agent did not answer within " + seconds_text(settings_.start_timeout) +
+                                    " s (plm_ssh_start_timeout)" + said);
+        return TESSERA_ERR_TIMEOUT;
+    }
     if (h.outcome == Handshake::Outcome::kStatus) {
         report(Severity::Error, where + ": " + h.status.message);
         return h.status.code;

@@ -1,6 +1,8 @@
-/* mpirun's pure parts: options, hosts, placement, binding lists, failure messages, the /dev/shm sweep. */
+/* mpirun's pure parts: options, hosts, placement, binding lists, failure messages, the /dev/shm sweep, the
+ * reading of a process's state. */
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include "mpirun_options.h"
 #include "opal/binding.h"
 #include "placement.h"
+#include "proc_state.h"
 #include "rank_env.h"
 #include "shm_sweep.h"
 
@@ -384,4 +387,29 @@ TEST(MpirunShmSweep, RemovesOnlyTheJobsEntries)
     std::sort(left.begin(), left.end());
     EXPECT_EQ(left, (std::vector<std::string>{"other", "tessera-7-a", "tessera-770-a"}));
     fs::remove_all(dir);
+}
+
+TEST(MpirunProcState, DyingIsExitingOrZombie)
+{
+    /* flags is the 9th field; PF_EXITING is 0x4. A command name may hold spaces and parentheses. */
+    EXPECT_FALSE(stat_says_dying("42 (rank) R 1 42 42 0 -1 4194304 100 0 0 0"));
+    EXPECT_TRUE(stat_says_dying("42 (rank) R 1 42 42 0 -1 4194308 100 0 0 0"));
+    EXPECT_TRUE(stat_says_dying("42 (a (b) c) Z 1 42 42 0 -1 4194304 100 0 0 0"));
+    EXPECT_TRUE(stat_says_dying("42 (x) S) D 1 42 42 0 -1 4 0"));
+    EXPECT_FALSE(stat_says_dying("42 (rank) S 1 42"));
+    EXPECT_FALSE(stat_says_dying("garbage"));
+    EXPECT_FALSE(process_dying(getpid()));
+
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        _exit(0);
+    }
+    /* Not reaped yet: a zombie, which is dying. */
+    for (int i = 0; i < 200 && !process_dying(child); ++i) {
+        usleep(5000);
+    }
+    EXPECT_TRUE(process_dying(child));
+    waitpid(child, nullptr, 0);
+    EXPECT_FALSE(process_dying(child));
 }
