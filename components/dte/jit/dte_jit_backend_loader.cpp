@@ -14,6 +14,8 @@
  */
 #include <dlfcn.h>
 #include <ltdl.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <mutex>
@@ -86,11 +88,26 @@ const Backend *find_backend()
 
 void fail(CodeEntry &entry);
 
+/* dte_jit_unbind: this thread, and the compile thread it starts (which inherits its CPUs), may run on
+ * any CPU. A rank bound to one core would otherwise time-share it with its own compiles. Best effort:
+ * where a cpuset forbids it the thread stays where it may run. */
+void unbind_thread()
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_CONF);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c)
+        CPU_SET(static_cast<int>(c), &set);
+    (void)sched_setaffinity(0, sizeof set, &set);
+}
+
 /* The loader thread: finds the library (once per process) and starts its compile thread, then hands it
  * the types that waited. Only this thread writes `loaded` and `load_problem`, outside the lock while
  * it maps the library, so that submitters never wait for that. */
 void load()
 {
+    if (params.unbind)
+        unbind_thread();
     const Backend *b = nullptr;
     {
         std::lock_guard lock(loader_mutex);
