@@ -28,7 +28,8 @@
  * struct {int, double, char} (13 bytes of data in 24); subarray2d (64 columns of a 2048 x 512 array);
  * subarray3d_z, subarray3d_y (faces 8 deep of a 128^3 array, innermost / middle dimension); resized
  * (a column of a 512 x 256 array resized to one element: count 256 packs the transpose);
- * vec_of_struct (vector of blocks of 4 structs every 8). Files: see ddt_parse.h.
+ * vec_of_struct (vector of blocks of 4 structs every 8); struct_di {double, int}, struct_cisd {char, short,
+ * int, double}, struct_6f {int, double[2], char, float, short[3]}. Files: see ddt_parse.h.
  *
  * Output, one line per (type, figure), "<name> <figure> <value>":
  *   anchor memcpy_gbs <GB/s of memcpy of the payload size>
@@ -303,6 +304,10 @@ static const struct {
     {"subarray3d_y", "subarray(128,128,0 128,8,120 128,128,0)[double]", H_SUB3D},
     {"resized", "resized(0,8)[vec(512 1 256)[double]]", H_NONE},
     {"vec_of_struct", "vec(20165 4 8)[struct(0,1[int] 8,1[double] 16,1[char])]", H_NONE},
+    /* small heterogeneous structs: fields that touch become one block of an odd length */
+    {"struct_di", "struct(0,1[double] 8,1[int])", H_NONE},
+    {"struct_cisd", "struct(0,1[char] 2,1[short] 4,1[int] 8,1[double])", H_NONE},
+    {"struct_6f", "struct(0,1[int] 8,2[double] 24,1[char] 28,1[float] 32,3[short])", H_NONE},
 };
 
 static char *gen_builtin(const char *name)
