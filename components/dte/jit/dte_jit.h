@@ -41,6 +41,11 @@ struct Params {
     int opt = kOptFast;
     int compile = kCompileBackground;
     int compile_after = 16;
+    /* dte_jit_compile_bytes: bytes a type's plans pack or unpack through the interpreter before it is
+     * queued (dte_jit_compile=uses) or moved ahead of the types queued before it; 0: neither. */
+    size_t compile_bytes = size_t{1} << 20;
+    /* dte_jit_unbind: the loading and compiling threads may run on any CPU, not only the process's. */
+    bool unbind = true;
     int verbose = 0;
     /* dte_jit_paced_above: a pack or unpack touching more bytes (user buffer span plus packed bytes)
      * uses the paced code; 0: this host's L2 cache size. */
@@ -107,6 +112,7 @@ struct CodeEntry {
     std::atomic<unpack_fn_t> unpack_paced{nullptr};
     uint64_t paced_above = 0;
     std::atomic<bool> requested{false}; /* queued for compiling (once) */
+    std::atomic<uint64_t> interpreted{0}; /* bytes its plans moved through the interpreter (until compiled) */
     double compile_ms = 0;              /* of pack and unpack, written before they are published */
     double ready_ms = 0;                /* from `created` to their publication */
 

@@ -1,6 +1,11 @@
 /*
  * dte jit: finding and loading the LLVM library on the first compile request (dte_jit_backend.h).
  *
+ * Loading happens in a thread of its own, started by that request: mapping libLLVM takes tens of
+ * milliseconds, which MPI_Type_commit (where the first request comes from) must not wait for. Types
+ * submitted meanwhile wait in a list (held weakly, like the compile queue) and go to the compile thread
+ * once it runs; their plans interpret until then.
+ *
  * The library sits beside this component's DSO (found with dladdr, so the build tree and an installed
  * tree both work). A program that links the library itself (the engine's unit test) already has the
  * entry point, and that one is used. Once loaded the library stays: LLVM's static state and the
@@ -9,10 +14,14 @@
  */
 #include <dlfcn.h>
 #include <ltdl.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "components/dte/jit/dte_jit_backend.h"
 
@@ -22,8 +31,13 @@ namespace {
 std::mutex loader_mutex;
 bool enabled = false;                /* between component open and close */
 bool started = false;                /* the backend's compile thread runs */
-const Backend *loaded = nullptr;     /* once found, for the life of the process */
-std::string load_problem;            /* why it could not be loaded (said once) */
+bool settled = false;                /* this open's loading is over: started, or it failed */
+const Backend *loaded = nullptr;     /* once found, for the life of the process (written by the loader) */
+std::string load_problem;            /* why it could not be loaded (said once; written by the loader) */
+/* Loads and starts the backend; joined by compiler_stop. A plain pointer: a process that exits without
+ * MPI_Finalize must not meet a joinable std::thread in a static destructor (that terminates it). */
+std::thread *loader = nullptr;
+std::vector<std::weak_ptr<CodeEntry>> waiting; /* submitted while the loader works */
 
 std::string own_directory()
 {
@@ -72,28 +86,61 @@ const Backend *find_backend()
     return check(entry(), path + ".so");
 }
 
-/* The running backend, loading and starting it on first use; nullptr when compiling is off or impossible. */
-const Backend *running_backend()
+void fail(CodeEntry &entry);
+
+/* dte_jit_unbind: this thread, and the compile thread it starts (which inherits its CPUs), may run on
+ * any CPU. A rank bound to one core would otherwise time-share it with its own compiles. Best effort:
+ * where a cpuset forbids it the thread stays where it may run. */
+void unbind_thread()
 {
-    std::lock_guard lock(loader_mutex);
-    if (!enabled)
-        return nullptr;
-    if (started)
-        return loaded;
-    if (loaded == nullptr && load_problem.empty()) {
-        loaded = find_backend();
-        if (loaded == nullptr)
+    const long cpus = sysconf(_SC_NPROCESSORS_CONF);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c)
+        CPU_SET(static_cast<int>(c), &set);
+    (void)sched_setaffinity(0, sizeof set, &set);
+}
+
+/* The loader thread: finds the library (once per process) and starts its compile thread, then hands it
+ * the types that waited. Only this thread writes `loaded` and `load_problem`, outside the lock while
+ * it maps the library, so that submitters never wait for that. */
+void load()
+{
+    if (params.unbind)
+        unbind_thread();
+    const Backend *b = nullptr;
+    {
+        std::lock_guard lock(loader_mutex);
+        b = loaded;
+    }
+    if (b == nullptr && load_problem.empty()) {
+        b = find_backend();
+        if (b == nullptr)
             std::fprintf(stderr, "dte jit: types stay interpreted: %s\n", load_problem.c_str());
     }
-    if (loaded == nullptr)
-        return nullptr;
-    if (const int rc = loaded->start(&params); rc != TESSERA_SUCCESS) {
-        if (params.verbose > 0)
-            std::fprintf(stderr, "dte jit: types stay interpreted: LLVM has no target for this host\n");
-        return nullptr;
+    std::vector<std::weak_ptr<CodeEntry>> ready;
+    bool running = false;
+    {
+        std::lock_guard lock(loader_mutex);
+        loaded = b;
+        if (b != nullptr && enabled) {
+            if (b->start(&params) == TESSERA_SUCCESS) {
+                running = started = true;
+            } else if (params.verbose > 0) {
+                std::fprintf(stderr, "dte jit: types stay interpreted: LLVM has no target for this host\n");
+            }
+        }
+        settled = true;
+        ready.swap(waiting);
     }
-    started = true;
-    return loaded;
+    for (const auto &weak : ready) {
+        if (auto entry = weak.lock()) {
+            if (running)
+                b->submit(entry); /* after a concurrent close the backend fails it: its waiters wake */
+            else
+                fail(*entry);
+        }
+    }
 }
 
 void fail(CodeEntry &entry)
@@ -115,13 +162,23 @@ int compiler_start()
 
 void compiler_stop()
 {
-    const Backend *b = nullptr;
+    std::thread *loading = nullptr;
     {
         std::lock_guard lock(loader_mutex);
         enabled = false;
+        std::swap(loading, loader);
+    }
+    if (loading != nullptr) {
+        loading->join(); /* a load in progress finishes first; the types it hands over end failed */
+        delete loading;
+    }
+    const Backend *b = nullptr;
+    {
+        std::lock_guard lock(loader_mutex);
         if (started)
             b = loaded;
         started = false;
+        settled = false;
     }
     if (b != nullptr)
         b->stop(); /* joins outside the lock: a compile in flight finishes first */
@@ -131,7 +188,19 @@ void compiler_submit(const std::shared_ptr<CodeEntry> &entry)
 {
     if (entry->requested.exchange(true))
         return;
-    if (const Backend *b = running_backend())
+    const Backend *b = nullptr;
+    {
+        std::lock_guard lock(loader_mutex);
+        if (enabled && !settled) {
+            waiting.push_back(entry);
+            if (loader == nullptr)
+                loader = new std::thread(load);
+            return;
+        }
+        if (enabled && started)
+            b = loaded;
+    }
+    if (b != nullptr)
         b->submit(entry);
     else
         fail(*entry);

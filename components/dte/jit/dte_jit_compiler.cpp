@@ -243,6 +243,27 @@ public:
     }
 
 private:
+    struct Job {
+        std::weak_ptr<CodeEntry> entry;
+        bool paced; /* the entry's paced code (dte_jit.h), after its pack and unpack */
+    };
+
+    /* The first type that has moved dte_jit_compile_bytes through the interpreter while it waited (the
+     * one carrying the data, committed after many others), else the oldest job. The caller holds mutex_. */
+    std::deque<Job>::iterator pick()
+    {
+        if (config->compile_bytes > 0) {
+            for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+                if (it->paced)
+                    continue;
+                const auto entry = it->entry.lock();
+                if (entry && entry->interpreted.load(std::memory_order_relaxed) >= config->compile_bytes)
+                    return it;
+            }
+        }
+        return queue_.begin();
+    }
+
     void run()
     {
         std::shared_ptr<Engine> engine;
@@ -255,9 +276,10 @@ private:
                 cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
                 if (stop_)
                     break;
-                entry = queue_.front().entry.lock(); /* freed before its turn: nothing to do */
-                paced = queue_.front().paced;
-                queue_.pop_front();
+                const auto job = pick();
+                entry = job->entry.lock(); /* freed before its turn: nothing to do */
+                paced = job->paced;
+                queue_.erase(job);
             }
             if (!entry)
                 continue;
@@ -307,10 +329,6 @@ private:
 
     std::mutex mutex_;
     std::condition_variable cv_;
-    struct Job {
-        std::weak_ptr<CodeEntry> entry;
-        bool paced; /* the entry's paced code (dte_jit.h), after its pack and unpack */
-    };
     std::deque<Job> queue_;
     bool stop_ = false;
     std::thread thread_; /* last: starts after the members it uses exist */

@@ -32,6 +32,16 @@ int register_params(const mca_base_component_t *)
          MCA_VAR_TYPE_ENUM, compile_values, MCA_INFO_LVL_5, &params.compile},
         {"compile_after", "Packs and unpacks of a type before it is compiled when dte_jit_compile=uses",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.compile_after},
+        {"compile_bytes",
+         "Bytes a type may move through the interpreter before it is compiled when dte_jit_compile=uses (or "
+         "dte_jit_compile_after uses, whichever comes first), and, queued, before it is compiled ahead of the "
+         "types queued before it (the one carrying the data first); 0: neither",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.compile_bytes},
+        {"unbind",
+         "Let the threads that load LLVM and compile run on any CPU rather than only those the process is bound "
+         "to: a rank bound to one core otherwise shares it with its own compiles, which then take twice as long "
+         "and halve its packing meanwhile",
+         MCA_VAR_TYPE_BOOL, nullptr, MCA_INFO_LVL_5, &params.unbind},
         {"paced_above",
          "Bytes a pack or unpack may touch (the user buffer's span plus the packed bytes) before the compiled "
          "code copies strided blocks of 64 bytes or less in narrower pieces (packing: 16 bytes, or scalar loads "

@@ -30,12 +30,18 @@ struct JitPlan {
 
 const JitPlan *jit_plan(const mca_dte_plan_t *plan) { return reinterpret_cast<const JitPlan *>(plan); }
 
-/* Counts a use while the code is not there; the use that reaches dte_jit_compile_after queues it. */
-void count_use(const JitPlan *p)
+/* Counts a use of `bytes` while the code is not there; the use that reaches dte_jit_compile_after, or
+ * dte_jit_compile_bytes, queues it (dte_jit_compile=uses). The bytes also rank it in the queue. */
+void count_use(const JitPlan *p, size_t bytes)
 {
+    if (!p->code)
+        return; /* interpreted for good */
+    const uint64_t moved = p->code->interpreted.fetch_add(bytes, std::memory_order_relaxed) + bytes;
     auto &left = p->uses_left;
-    if (left.load(std::memory_order_relaxed) > 0 && left.fetch_sub(1, std::memory_order_relaxed) == 1)
-        compiler_submit(p->code);
+    if (left.load(std::memory_order_relaxed) <= 0)
+        return;
+    if (left.fetch_sub(1, std::memory_order_relaxed) == 1 || (params.compile_bytes > 0 && moved >= params.compile_bytes))
+        compiler_submit(p->code); /* once: the entry remembers it was requested */
 }
 
 /*
@@ -83,7 +89,7 @@ int pack(const mca_dte_plan_t *plan, const void *buf, size_t count, size_t offse
     const JitPlan *p = jit_plan(plan);
     const pack_fn_t fn = p->code ? p->code->pack.load(std::memory_order_acquire) : nullptr;
     if (fn == nullptr) {
-        count_use(p);
+        count_use(p, length);
         return mca_dte_base_program_pack(p->program, buf, count, offset, out, length);
     }
     auto *dst = static_cast<char *>(out);
@@ -103,7 +109,7 @@ int unpack(const mca_dte_plan_t *plan, void *buf, size_t count, size_t offset, c
     /* The compiler stores unpack, then pack with release: seeing pack (acquire) means unpack is there. */
     const unpack_fn_t fn = p->code && p->code->ready() ? p->code->unpack.load(std::memory_order_relaxed) : nullptr;
     if (fn == nullptr) {
-        count_use(p);
+        count_use(p, length);
         return mca_dte_base_program_unpack(p->program, buf, count, offset, in, length);
     }
     auto *src = static_cast<const char *>(in);

@@ -30,6 +30,9 @@ namespace tessera::ompi::dte {
  * of 512 bytes; packing was as fast either way). */
 constexpr uint64_t kMaxChunked = 2048;
 
+/* dte_base_field_chunk (docs/dte.md): 4 KiB of memory per chunk stays in the L1 cache across the fields. */
+size_t field_chunk_bytes = kDefaultFieldChunkBytes;
+
 CopyKind copy_kind_for(uint64_t blocklen)
 {
     switch (blocklen) {
@@ -45,7 +48,27 @@ CopyKind copy_kind_for(uint64_t blocklen)
     case 48: return CopyKind::B48;
     case 64: return CopyKind::B64;
     default:
-        return blocklen % 32 == 0 && blocklen <= kMaxChunked ? CopyKind::Chunks32 : CopyKind::Generic;
+        if (blocklen % 32 == 0 && blocklen <= kMaxChunked) {
+            return CopyKind::Chunks32;
+        }
+        /* Other short lengths: two overlapping moves of a fixed size instead of a memcpy call per block
+         * (the struct {int, double, char}'s 9-byte double and char packed at 1.9 GB/s by memcpy calls). */
+        if (blocklen < 4) {
+            return CopyKind::Over2;
+        }
+        if (blocklen < 8) {
+            return CopyKind::Over4;
+        }
+        if (blocklen < 16) {
+            return CopyKind::Over8;
+        }
+        if (blocklen < 32) {
+            return CopyKind::Over16;
+        }
+        if (blocklen < 64) {
+            return CopyKind::Over32;
+        }
+        return blocklen < 128 ? CopyKind::Over64 : CopyKind::Generic;
     }
 }
 
@@ -447,6 +470,8 @@ bool compute_sizes(std::vector<Node> &seq, uint64_t *total)
 }
 
 bool is_leaf(const Node &n) { return n.kind != OpKind::Loop; }
+bool is_field(const Node &n) { return n.kind == OpKind::Blocks && n.count == 1; }
+bool are_fields(const std::vector<Node> &seq) { return seq.size() >= 2 && std::all_of(seq.begin(), seq.end(), is_field); }
 
 /* Lays seq out at the end of ops, then each loop's body after it (bodies are contiguous ranges);
  * Indexed displacements go to the end of disps. */
@@ -480,6 +505,7 @@ bool emit(const std::vector<Node> &seq, std::vector<Op> &ops, std::vector<int64_
             return false;
         }
         ops[base + i].leaf_body = std::all_of(seq[i].body().begin(), seq[i].body().end(), is_leaf);
+        ops[base + i].field_body = are_fields(seq[i].body());
         ops[base + i].body_begin = static_cast<uint32_t>(begin);
         ops[base + i].body_end = static_cast<uint32_t>(begin + seq[i].body().size());
         if (!emit(seq[i].body(), ops, disps)) {
@@ -511,6 +537,7 @@ int build(const mca_dte_type_desc_t &type, mca_dte_base_program &p)
     p.size = size;
     p.extent = type.extent;
     p.top_leaf = std::all_of(top.begin(), top.end(), is_leaf);
+    p.top_fields = are_fields(top);
     if (top.size() == 1 && top[0].kind == OpKind::Blocks) {
         int64_t span = 0;
         if (top[0].count == 1) {

@@ -11,6 +11,7 @@
 #ifndef TESSERA_FRAMEWORKS_DTE_BASE_DTE_BASE_PROGRAM_INTERNAL_H
 #define TESSERA_FRAMEWORKS_DTE_BASE_DTE_BASE_PROGRAM_INTERNAL_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,13 +27,20 @@ namespace tessera::ompi::dte {
  * difference of two starts and resuming binary-searches the starts. */
 enum class OpKind : uint8_t { Blocks, Loop, Indexed, Ragged };
 
-/* How a run of whole blocks is copied: a fixed size becomes one load/store per block. */
-enum class CopyKind : uint8_t { Generic, B1, B2, B4, B8, B16, B24, B32, B48, B64, Chunks32 };
+/* How a run of whole blocks is copied: a fixed size becomes one load/store per block; OverL, a length
+ * between L and 2L, two moves of L bytes per block, the second ending where the block ends (a struct's
+ * double and char that touch are one block of 9 bytes). */
+enum class CopyKind : uint8_t {
+    Generic, B1, B2, B4, B8, B16, B24, B32, B48, B64, Chunks32, Over2, Over4, Over8, Over16, Over32, Over64
+};
 
 struct Op {
     OpKind kind = OpKind::Blocks;
     CopyKind copy = CopyKind::Generic; /* Blocks only */
     bool leaf_body = false;            /* Loop: its body is blocks only, walked without recursion */
+    /* Loop: its body is two or more single blocks (the fields of a struct), copied field by field over
+     * a chunk of iterations (dte_base_field_chunk) instead of iteration by iteration. */
+    bool field_body = false;
     uint32_t body_begin = 0;           /* Loop: its body is ops[body_begin, body_end) */
     uint32_t body_end = 0;
     uint64_t table = 0;  /* Indexed, Ragged: its first entry in mca_dte_base_program::disps */
@@ -47,6 +55,11 @@ struct Op {
 
 CopyKind copy_kind_for(uint64_t blocklen);
 
+/* dte_base_field_chunk: bytes of memory (an iteration's stride, or its packed size when larger) a
+ * field-by-field copy covers before the next field; 0 copies iteration by iteration. */
+constexpr size_t kDefaultFieldChunkBytes = 4096;
+extern size_t field_chunk_bytes;
+
 } // namespace tessera::ompi::dte
 
 struct mca_dte_base_program {
@@ -57,6 +70,7 @@ struct mca_dte_base_program {
     uint64_t size = 0;    /* packed bytes of one element */
     int64_t extent = 0;
     bool top_leaf = false; /* the top sequence is blocks only (Op::leaf_body of the element loop) */
+    bool top_fields = false; /* the top sequence is single blocks (Op::field_body of the element loop) */
     /* The element is one block of `size` bytes at `single_disp` (possibly with extent != size). */
     bool single_block = false;
     int64_t single_disp = 0;

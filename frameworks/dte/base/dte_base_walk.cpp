@@ -125,6 +125,12 @@ private:
         case CopyKind::B32: fixed_indexed<32>(base, d, n); return;
         case CopyKind::B48: fixed_indexed<48>(base, d, n); return;
         case CopyKind::B64: fixed_indexed<64>(base, d, n); return;
+        case CopyKind::Over2: over_indexed<2>(base, d, n, op.unit); return;
+        case CopyKind::Over4: over_indexed<4>(base, d, n, op.unit); return;
+        case CopyKind::Over8: over_indexed<8>(base, d, n, op.unit); return;
+        case CopyKind::Over16: over_indexed<16>(base, d, n, op.unit); return;
+        case CopyKind::Over32: over_indexed<32>(base, d, n, op.unit); return;
+        case CopyKind::Over64: over_indexed<64>(base, d, n, op.unit); return;
         case CopyKind::Chunks32:
         case CopyKind::Generic: break;
         }
@@ -224,6 +230,37 @@ private:
         __builtin_memcpy(d + n - L, s + n - L, L);
     }
 
+    /* One block of len bytes, L <= len <= 2L, between memory and the stream. */
+    template <size_t L>
+    static void over_move(Addr mem, unsigned char *s, uint64_t len)
+    {
+        if constexpr (Pack) {
+            both_ends<L>(s, static_cast<const unsigned char *>(at(mem)), len);
+        } else {
+            both_ends<L>(static_cast<unsigned char *>(at(mem)), s, len);
+        }
+    }
+
+    template <size_t L>
+    void over_indexed(Addr base, const int64_t *d, uint64_t n, uint64_t len)
+    {
+        unsigned char *s = stream_;
+        for (uint64_t i = 0; i < n; ++i, s += len) {
+            over_move<L>(offset_by(base, d[i]), s, len);
+        }
+        stream_ = s;
+    }
+
+    template <uint64_t L>
+    void over_blocks(Addr p, int64_t stride, uint64_t n, uint64_t len)
+    {
+        unsigned char *s = stream_;
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, stride), s += len) {
+            over_move<L>(p, s, len);
+        }
+        stream_ = s;
+    }
+
     template <size_t L>
     void fixed_indexed(Addr base, const int64_t *d, uint64_t n)
     {
@@ -270,11 +307,89 @@ private:
         stream_ = s;
     }
 
+    /* n blocks of L bytes, `mem_stride` apart in memory and `stream_stride` apart in the stream. */
+    template <uint64_t L>
+    static void field_blocks(Addr p, int64_t mem_stride, unsigned char *s, uint64_t stream_stride, uint64_t n)
+    {
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, mem_stride), s += stream_stride) {
+            if constexpr (Pack) {
+                std::memcpy(s, at(p), L);
+            } else {
+                std::memcpy(at(p), s, L);
+            }
+        }
+    }
+
+    template <uint64_t L>
+    static void over_fields(Addr p, int64_t mem_stride, unsigned char *s, uint64_t stream_stride, uint64_t n,
+                            uint64_t len)
+    {
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, mem_stride), s += stream_stride) {
+            over_move<L>(p, s, len);
+        }
+    }
+
+    /* One field (a single block) of n iterations of a loop, the first at p / s. */
+    static void field_run(const Op &field, Addr p, int64_t mem_stride, unsigned char *s, uint64_t stream_stride,
+                          uint64_t n)
+    {
+        switch (field.copy) {
+        case CopyKind::B1: field_blocks<1>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B2: field_blocks<2>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B4: field_blocks<4>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B8: field_blocks<8>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B16: field_blocks<16>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B24: field_blocks<24>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B32: field_blocks<32>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B48: field_blocks<48>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::B64: field_blocks<64>(p, mem_stride, s, stream_stride, n); return;
+        case CopyKind::Over2: over_fields<2>(p, mem_stride, s, stream_stride, n, field.unit); return;
+        case CopyKind::Over4: over_fields<4>(p, mem_stride, s, stream_stride, n, field.unit); return;
+        case CopyKind::Over8: over_fields<8>(p, mem_stride, s, stream_stride, n, field.unit); return;
+        case CopyKind::Over16: over_fields<16>(p, mem_stride, s, stream_stride, n, field.unit); return;
+        case CopyKind::Over32: over_fields<32>(p, mem_stride, s, stream_stride, n, field.unit); return;
+        case CopyKind::Over64: over_fields<64>(p, mem_stride, s, stream_stride, n, field.unit); return;
+        case CopyKind::Chunks32:
+        case CopyKind::Generic: break;
+        }
+        for (uint64_t i = 0; i < n; ++i, p = offset_by(p, mem_stride), s += stream_stride) {
+            if constexpr (Pack) {
+                std::memcpy(s, at(p), field.unit);
+            } else {
+                std::memcpy(at(p), s, field.unit);
+            }
+        }
+    }
+
+    /* n whole iterations of a loop of single blocks (a struct's fields), a chunk of iterations at a
+     * time, field by field: each field is a strided loop of fixed-size copies, where copying iteration by
+     * iteration dispatches on every field's length in turn. A chunk stays in the L1 cache between the
+     * passes of its fields. */
+    void fields_run(const Op &op, Addr p, uint64_t n)
+    {
+        const uint64_t span = std::max<uint64_t>(op.unit, static_cast<uint64_t>(op.stride < 0 ? -op.stride : op.stride));
+        const uint64_t chunk = std::max<uint64_t>(1, field_chunk_bytes / span);
+        unsigned char *s = stream_;
+        while (n > 0) {
+            const uint64_t m = std::min(n, chunk);
+            for (uint32_t j = op.body_begin; j < op.body_end; ++j) {
+                const Op &field = ops_[j];
+                field_run(field, offset_by(p, field.disp), op.stride, s + field.start, op.unit, m);
+            }
+            s += m * op.unit;
+            p = offset_by(p, static_cast<int64_t>(m) * op.stride);
+            n -= m;
+        }
+        stream_ = s;
+    }
+
     /* n whole units starting with the one at p. */
     void units_full(const Op &op, Addr p, uint64_t n)
     {
         if (op.kind == OpKind::Blocks) {
             blocks_run(op, p, n);
+        } else if (op.field_body && n > 1 && field_chunk_bytes > 0) {
+            fields_run(op, p, n);
         } else if (op.leaf_body) {
             /* The innermost loops (struct fields, rows of a subarray) carry most of the bytes: their
              * blocks are copied in place, without a call per op. */
@@ -312,6 +427,12 @@ private:
         case CopyKind::B32: fixed_blocks<32>(p, op.stride, n); return;
         case CopyKind::B48: fixed_blocks<48>(p, op.stride, n); return;
         case CopyKind::B64: fixed_blocks<64>(p, op.stride, n); return;
+        case CopyKind::Over2: over_blocks<2>(p, op.stride, n, op.unit); return;
+        case CopyKind::Over4: over_blocks<4>(p, op.stride, n, op.unit); return;
+        case CopyKind::Over8: over_blocks<8>(p, op.stride, n, op.unit); return;
+        case CopyKind::Over16: over_blocks<16>(p, op.stride, n, op.unit); return;
+        case CopyKind::Over32: over_blocks<32>(p, op.stride, n, op.unit); return;
+        case CopyKind::Over64: over_blocks<64>(p, op.stride, n, op.unit); return;
         case CopyKind::Chunks32:
             if constexpr (!Pack) { /* packing measured as fast with memcpy */
                 chunked_blocks(p, op.stride, n, op.unit);
@@ -405,6 +526,7 @@ int walk(const mca_dte_base_program &p, Addr buf, size_t count, uint64_t offset,
         root.body_begin = 0;
         root.body_end = p.top_end;
         root.leaf_body = p.top_leaf;
+        root.field_body = p.top_fields;
     }
     root.size = huge ? UINT64_MAX : total;
     Walker<Pack> w(p.ops.data(), p.disps.data(), stream);

@@ -57,6 +57,7 @@ TEST_F(DteJit, PlanByteRangesEqualBaseProgramBeforeAndAfterCompiling)
     /* Compiling only when asked to, so that "before" is certain. */
     jit::params.compile = jit::kCompileUses;
     jit::params.compile_after = 1 << 30;
+    jit::params.compile_bytes = 0;
     Generator gen(424242);
     for (int i = 0; i < 40; ++i) {
         std::vector<mca_dte_elem_t> elems;

@@ -17,13 +17,19 @@
  *                    repeated after packing for F ms
  *   --commit-ms C    MPI_Type_commit timing: fresh types built and committed for about C ms (default 20,
  *                    11 to 2001 commits), median
+ *   --timeline-ms T  instead of the figures below: the type's buffers are made first, then the type is
+ *                    committed and packed back to back for T ms; the payload GB/s of each window of
+ *                    --window-ms W (default 10) is printed as "<name> window_<end ms> <GB/s>" (how soon
+ *                    a JIT's code arrives, when the type is the first the process commits: --type)
+ *   --type NAME      only the type of exactly this name
  *
  * Built-in layouts (elements are doubles unless said): contig; vec_b1_s2, vec_b1_s16, vec_b8_s16,
  * vec_b8_s128 (vector blocklen b stride s); indexed (irregular MPI_Type_indexed); indexed_block;
  * struct {int, double, char} (13 bytes of data in 24); subarray2d (64 columns of a 2048 x 512 array);
  * subarray3d_z, subarray3d_y (faces 8 deep of a 128^3 array, innermost / middle dimension); resized
  * (a column of a 512 x 256 array resized to one element: count 256 packs the transpose);
- * vec_of_struct (vector of blocks of 4 structs every 8). Files: see ddt_parse.h.
+ * vec_of_struct (vector of blocks of 4 structs every 8); struct_di {double, int}, struct_cisd {char, short,
+ * int, double}, struct_6f {int, double[2], char, float, short[3]}. Files: see ddt_parse.h.
  *
  * Output, one line per (type, figure), "<name> <figure> <value>":
  *   anchor memcpy_gbs <GB/s of memcpy of the payload size>
@@ -53,9 +59,10 @@ static struct {
     int check, builtin, all;
     const char *filter;
     long payload;
-    double time_ms, warmup_ms, commit_ms, first_warmup_ms;
+    double time_ms, warmup_ms, commit_ms, first_warmup_ms, timeline_ms, window_ms;
     int reps;
-} opt = {0, 1, 0, NULL, 1L << 20, 50.0, 20.0, 20.0, 0.0, 3};
+    const char *type;
+} opt = {0, 1, 0, NULL, 1L << 20, 50.0, 20.0, 20.0, 0.0, 0.0, 10.0, 3, NULL};
 
 static double now(void)
 {
@@ -297,6 +304,10 @@ static const struct {
     {"subarray3d_y", "subarray(128,128,0 128,8,120 128,128,0)[double]", H_SUB3D},
     {"resized", "resized(0,8)[vec(512 1 256)[double]]", H_NONE},
     {"vec_of_struct", "vec(20165 4 8)[struct(0,1[int] 8,1[double] 16,1[char])]", H_NONE},
+    /* small heterogeneous structs: fields that touch become one block of an odd length */
+    {"struct_di", "struct(0,1[double] 8,1[int])", H_NONE},
+    {"struct_cisd", "struct(0,1[char] 2,1[short] 4,1[int] 8,1[double])", H_NONE},
+    {"struct_6f", "struct(0,1[int] 8,2[double] 24,1[char] 28,1[float] 32,3[short])", H_NONE},
 };
 
 static char *gen_builtin(const char *name)
@@ -704,6 +715,57 @@ static int run_item(const item *it)
     return failed;
 }
 
+/* --timeline-ms: GB/s of MPI_Pack window by window from the commit on. Returns 0, or 1 on an error. */
+static int run_timeline(const item *it)
+{
+    const ddt_node *n = it->root;
+    fprintf(stderr, "ddt_bench: type %s\n", it->name);
+    fflush(stderr);
+    long count = n->size > 0 ? (opt.payload + n->size / 2) / n->size : 1;
+    count = count < 1 ? 1 : count;
+    MPI_Datatype t;
+    const char *call = "";
+    int rc = ddt_build(n, &t, &call);
+    if (rc != MPI_SUCCESS) {
+        printf("%s error %s: %s\n", it->name, call, errstr(rc));
+        return 1;
+    }
+    buffers b;
+    memset(&b, 0, sizeof b);
+    /* count * size: MPI_Pack_size would need the type committed, and the clock starts at the commit */
+    if (alloc_buffers(&b, n, count, count * n->size) != 0) {
+        printf("%s error cannot allocate %ld bytes\n", it->name, b.span);
+        return 1;
+    }
+    const double t0 = now();
+    if ((rc = MPI_Type_commit(&t)) != MPI_SUCCESS) {
+        printf("%s error MPI_Type_commit: %s\n", it->name, errstr(rc));
+        free_buffers(&b);
+        return 1;
+    }
+    /* each pack counts in the window where it ends: a pack never straddles two measurements */
+    job j = {OP_PACK, t, NULL, &b};
+    const int windows = (int)(opt.timeline_ms / opt.window_ms + 0.5);
+    long *packs = calloc((size_t)windows, sizeof *packs);
+    for (;;) {
+        timed(&j, 1);
+        const int w = (int)((now() - t0) * 1e3 / opt.window_ms);
+        if (w >= windows) {
+            break;
+        }
+        ++packs[w];
+    }
+    for (int w = 0; w < windows; ++w) {
+        printf("%s window_%.0f %.4f\n", it->name, (w + 1) * opt.window_ms,
+               (double)b.payload * (double)packs[w] / (opt.window_ms * 1e-3) / 1e9);
+    }
+    free(packs);
+    fflush(stdout);
+    free_buffers(&b);
+    MPI_Type_free(&t);
+    return 0;
+}
+
 static void print_source(const item *it)
 {
     const size_t l = strlen(it->source);
@@ -742,6 +804,13 @@ int main(int argc, char **argv)
             opt.warmup_ms = atof(argv[++i]);
         } else if (strcmp(a, "--first-warmup-ms") == 0 && more) {
             opt.first_warmup_ms = atof(argv[++i]);
+        } else if (strcmp(a, "--timeline-ms") == 0 && more) {
+            opt.timeline_ms = atof(argv[++i]);
+        } else if (strcmp(a, "--window-ms") == 0 && more) {
+            opt.window_ms = atof(argv[++i]);
+            opt.window_ms = opt.window_ms < 0.1 ? 0.1 : opt.window_ms;
+        } else if (strcmp(a, "--type") == 0 && more) {
+            opt.type = argv[++i];
         } else if (strcmp(a, "--commit-ms") == 0 && more) {
             opt.commit_ms = atof(argv[++i]);
         } else if (strcmp(a, "--reps") == 0 && more) {
@@ -825,7 +894,7 @@ int main(int argc, char **argv)
         }
     }
 
-    if (!opt.check) {
+    if (!opt.check && opt.timeline_ms <= 0) {
         buffers b;
         memset(&b, 0, sizeof b);
         b.payload = opt.payload;
@@ -841,7 +910,7 @@ int main(int argc, char **argv)
     int failures = 0, checked = 0;
     for (int i = 0; i < set.n; ++i) {
         const item *it = &items[i];
-        if (opt.filter && strstr(it->name, opt.filter) == NULL) {
+        if ((opt.filter && strstr(it->name, opt.filter) == NULL) || (opt.type && strcmp(it->name, opt.type) != 0)) {
             continue;
         }
         print_source(it);
@@ -849,7 +918,7 @@ int main(int argc, char **argv)
             printf("%s dup %s\n", it->name, it->dup_of);
             continue;
         }
-        failures += run_item(it);
+        failures += opt.timeline_ms > 0 && !opt.check ? run_timeline(it) : run_item(it);
         ++checked;
     }
     if (opt.check) {

@@ -23,6 +23,12 @@ the reason. Duplicated corpus types are measured once (ddt_bench prints them as 
 
 usage: tools/bench/ddt/ddt_bench.py [--build build] [--rounds 3] [--skip-tessera] [--variants A,B] [--check]
                                     [--corpus DIR | --files F.ddt ...] [--filter S] [--quick]
+                                    [--baseline-build DIR] [--timeline TYPE,...]
+--baseline-build DIR adds Tessera-jit-base and Tessera-interp-base, the same launchers from another build
+(the code before a change), interleaved with the rest. --timeline runs, per round and variant, one process
+per named type that commits it and packs it back to back (ddt_bench --timeline-ms), and prints the GB/s
+over time (buckets of --bucket-ms) and the time until the rate first reaches 80 % of its last 100 ms:
+how soon compiled code arrives for the first type a process commits.
 """
 import argparse
 import glob
@@ -106,7 +112,8 @@ def run_variant(v, args, env, timeout):
         m = JIT_RE.search(line)
         if m and current and current not in jit:
             jit[current] = (float(m.group(2)), float(m.group(3)))
-    measured = [n for n, f in figures.items() if "pack_gbs" in f or "check" in info.get(n, {})]
+    measured = [n for n, f in figures.items()
+                if "pack_gbs" in f or any(k.startswith("window_") for k in f) or "check" in info.get(n, {})]
     if not measured and not any("check" in i for i in info.values()):
         reason = next(iter(errors.values()), None) if errors else None
         if reason is None:
@@ -125,6 +132,75 @@ def fmt(x, digits=3):
     return f"{x:.{digits}g}"
 
 
+def timeline(args, variants, env, rounds, files):
+    """--timeline: GB/s of MPI_Pack over time from the commit, one fresh process per type, variant and round."""
+    types = [t.strip() for t in args.timeline.split(",") if t.strip()]
+    windows = {}   # (variant, type) -> [[GB/s per window] per round]
+    ready = {}     # (variant, type) -> [ms]
+    work = tempfile.mkdtemp(prefix="tessera-ddt-timeline-")
+    try:
+        for v in variants:
+            if v.na is None:
+                build(v, work, env)
+            v.extra_args = []  # the first-warmup of the tables means nothing here
+        for rnd in range(rounds):
+            for t in types:
+                for v in variants:
+                    if v.na is not None:
+                        continue
+                    got, reason = run_variant(v, ["--type", t, "--timeline-ms", str(args.timeline_ms), "--window-ms",
+                                                  str(args.window_ms)] + files, env, args.timeout)
+                    if got is None:
+                        v.notes.append(f"round {rnd + 1} {t}: {reason}")
+                        continue
+                    figures, _, errs, jl, _ = got
+                    if t in errs:
+                        v.notes.append(f"round {rnd + 1} {t}: {errs[t]}")
+                    figs = figures.get(t, {})
+                    keys = sorted((float(k[len("window_"):]), val) for k, val in figs.items() if k.startswith("window_"))
+                    if keys:
+                        windows.setdefault((v.name, t), []).append([val for _, val in keys])
+                    if t in jl:
+                        ready.setdefault((v.name, t), []).append(jl[t][0])
+            print(f"round {rnd + 1}/{rounds} done", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for v in variants:
+        if v.na is not None:
+            print(f"{v.name}: n/a: {v.na}")
+        for n in v.notes[:5]:
+            print(f"{v.name}: {n}")
+    live = [v.name for v in variants if v.na is None]
+    per_bucket = max(1, int(round(args.bucket_ms / args.window_ms)))
+    tail_windows = max(1, int(round(100.0 / args.window_ms)))
+
+    def reach_ms(series):
+        """When the rate first reaches 80 % of its last 100 ms (the end of the first such window)."""
+        goal = 0.8 * statistics.mean(series[-tail_windows:])
+        return next(((i + 1) * args.window_ms for i, x in enumerate(series) if x >= goal), None)
+
+    def cell(vals, digits=3):
+        vals = [x for x in vals if x is not None]
+        if not vals:
+            return "n/a"
+        return fmt(med(vals), digits) + (f" [{min(vals):.{digits}g}-{max(vals):.{digits}g}]" if len(vals) > 1 else "")
+
+    for t in types:
+        print(f"\n**{t}**: MPI_Pack GB/s from the commit on, medians over {rounds} interleaved rounds (min-max); "
+              f"a fresh process per run, 1 rank bound to a core, about 1 MiB per call\n")
+        print("| ms | " + " | ".join(live) + " |")
+        print("|---" * (len(live) + 1) + "|")
+        n = min((len(r) for name in live for r in windows.get((name, t), [])), default=0)
+        for b in range(0, n, per_bucket):
+            row = [cell([statistics.mean(r[b:b + per_bucket]) for r in windows.get((name, t), [])]) for name in live]
+            print(f"| {b * args.window_ms:.0f}-{min(n, b + per_bucket) * args.window_ms:.0f} | " + " | ".join(row) + " |")
+        print("| 80 % of the last 100 ms reached at (ms) | "
+              + " | ".join(cell([reach_ms(r) for r in windows.get((name, t), [])], 4) for name in live) + " |")
+        print("| compiled code ready (ms after the commit) | "
+              + " | ".join(cell(ready.get((name, t), []), 4) for name in live) + " |")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build", help="Tessera build (or install) tree (build/bin/mpicc, mpirun)")
@@ -140,6 +216,12 @@ def main():
     ap.add_argument("--reps", type=int, default=3, help="measurements per figure within a run (median)")
     ap.add_argument("--quick", action="store_true", help="1 round, 10 ms measurements: checks the script runs")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per run")
+    ap.add_argument("--baseline-build", help="another Tessera build to compare with (Tessera-*-base variants)")
+    ap.add_argument("--timeline", help="comma-separated built-in or corpus type names: throughput over time "
+                    "from the commit instead of the tables")
+    ap.add_argument("--timeline-ms", type=float, default=500.0, help="--timeline: how long each process packs")
+    ap.add_argument("--window-ms", type=float, default=10.0, help="--timeline: ddt_bench's measuring window")
+    ap.add_argument("--bucket-ms", type=float, default=50.0, help="--timeline: rows of the printed table")
     ap.add_argument("--per-type", action="store_true",
                     help="also a table of every corpus type: GB/s and the ratio to MPICH (nested ones marked)")
     args = ap.parse_args()
@@ -154,15 +236,19 @@ def main():
                OMPI_MCA_btl_base_warn_component_unused="0")
     tbin = os.path.abspath(os.path.join(args.build, "bin"))
     variants = []
-    if not args.skip_tessera:
-        tcc, trun = os.path.join(tbin, "mpicc"), os.path.join(tbin, "mpirun")
+    builds = [("", tbin)]
+    if args.baseline_build:
+        builds.append(("-base", os.path.abspath(os.path.join(args.baseline_build, "bin"))))
+    for suffix, bindir in builds if not args.skip_tessera else []:
+        tcc, trun = os.path.join(bindir, "mpicc"), os.path.join(bindir, "mpirun")
         tl = [trun, "-np", "1", "--bind-to", "core", "--mca", "dte"]
-        variants.append(Variant("Tessera-interp", tcc, tl + ["interp"]))
-        variants.append(Variant("Tessera-jit", tcc, tl + ["jit", "--mca", "dte_jit_verbose", "1"],
-                                extra_args=["--first-warmup-ms", str(JIT_WAIT_MS)]))
-        for v in variants:
+        pair = [Variant("Tessera-interp" + suffix, tcc, tl + ["interp"]),
+                Variant("Tessera-jit" + suffix, tcc, tl + ["jit", "--mca", "dte_jit_verbose", "1"],
+                        extra_args=["--first-warmup-ms", str(JIT_WAIT_MS)])]
+        for v in pair:
             if not (os.access(tcc, os.X_OK) and os.access(trun, os.X_OK)):
                 v.compiler, v.na = None, f"{tcc} or {trun} not found (build Tessera or pass --build)"
+        variants += pair
     for name, c, l, launcher in (("Open MPI", "mpicc.openmpi", "mpirun.openmpi", ["mpirun.openmpi", "-np", "1",
                                                                                    "--bind-to", "core"]),
                                  ("MPICH", "mpicc.mpich", "mpirun.mpich", ["mpirun.mpich", "-np", "1",
@@ -179,6 +265,9 @@ def main():
             ap.error(f"unknown variant(s) {', '.join(unknown)}: the variants are "
                      + ", ".join(v.name for v in variants))
         variants = [v for v in variants if v.name in keep]
+
+    if args.timeline:
+        return timeline(args, variants, env, rounds, files)
 
     prog_args = ["--check", "--all"] if args.check else ["--time-ms", str(time_ms), "--reps", str(reps)]
     if args.filter:
