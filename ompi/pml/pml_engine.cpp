@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <string>
 
 #include "mca/report.h"
+#include "ompi/pml/pml_contention.h"
 #include "mca/var.h"
 #include "ompi/pml/pml.h"
 #include "ompi/runtime/runtime.h"
@@ -37,6 +39,7 @@ const mca_var_enum_value_t single_copy_values[] = {
     {kSingleCopyNever, "never"},
     {kSingleCopyExchange, "exchange"},
     {kSingleCopyAlways, "always"},
+    {kSingleCopyAuto, "auto"},
     {0, nullptr},
 };
 
@@ -95,12 +98,25 @@ int register_params()
         {"pipeline_depth", "Fragments of one large message the transports may hold at once (striping)",
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.pipeline_depth},
         {"single_copy",
-         "Which rendezvous sends offer their buffer to a receiver that can read it in one copy (a btl with btl_get, "
-         "e.g. shm's cross-memory attach): always, never (the default: where the kernel's cross-memory read is slower "
-         "than copying in and out through the transport, as on the AMD EPYC VMs measured), or exchange (the sends of a "
-         "collective step in which the sender also receives: each process then copies once instead of twice; "
-         "machines with a fast cross-memory read gain from it)",
+         "Which rendezvous sends a receiver reads in one copy (a btl with btl_get, e.g. shm's cross-memory attach) "
+         "instead of receiving the data in fragments: auto (the default: contiguous messages of at least "
+         "pml_single_copy_min bytes when the sender or the receiver waits for its CPU, pml_contention_threshold; "
+         "streaming through a transport's buffers needs both processes running at once), always, never, or "
+         "exchange (the sends of a collective step in which the sender also receives: each process then copies once "
+         "instead of twice; machines with a fast cross-memory read gain from it)",
          MCA_VAR_TYPE_ENUM, single_copy_values, MCA_INFO_LVL_5, &params.single_copy},
+        {"single_copy_min",
+         "pml_single_copy=auto: smallest message (bytes) read in one copy when a process is contended; smaller "
+         "ones stream (a read costs a system call and the sender's answer)",
+         MCA_VAR_TYPE_SIZE, nullptr, MCA_INFO_LVL_5, &params.single_copy_min},
+        {"contention_threshold",
+         "pml_single_copy=auto: a process counts as contended when, over the last pml_contention_window, it waited "
+         "for a CPU (the kernel's run delay) at least this share of the time, or when this host's ranks outnumber "
+         "its cores. 0: always contended; above 1: only when oversubscribed",
+         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, &params.contention_threshold},
+        {"contention_window",
+         "pml_single_copy=auto: seconds over which the run delay is measured (a scheduler time slice is a few ms)",
+         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_6, &params.contention_window},
     };
     const mca_var_decl_t mpi_vars[] = {
         {"poll_spins",
@@ -120,6 +136,17 @@ int register_params()
                                  : mca_var_register_table("mpi", "", mpi_vars, std::size(mpi_vars), MCA_VAR_SCOPE_LOCAL);
 }
 
+namespace {
+
+std::string shortest(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
+} // namespace
+
 std::string check_params(const Params &p)
 {
     using tessera::mca::bad_value;
@@ -133,6 +160,14 @@ std::string check_params(const Params &p)
     if (p.poll_spins_oversubscribed < 0) {
         return bad_value("mpi_poll_spins_oversubscribed", std::to_string(p.poll_spins_oversubscribed),
                          "must be 0 or more");
+    }
+    if (!(p.contention_threshold >= 0.0)) {
+        return bad_value("pml_contention_threshold", shortest(p.contention_threshold),
+                         "must be 0 or more (a share of the time)");
+    }
+    if (!(p.contention_window > 0.0 && p.contention_window <= 60.0)) {
+        return bad_value("pml_contention_window", shortest(p.contention_window),
+                         "must be more than 0 and at most 60 seconds");
     }
     if (p.eager_limit != 0 && p.eager_limit <= sizeof(MatchHeader)) {
         return bad_value("pml_eager_limit", std::to_string(p.eager_limit),
@@ -208,6 +243,7 @@ int init()
     oversubscribed = cores < 1 || rt.launch.local_size > cores;
     yield_enabled = params.yield_when_idle == kYieldOn || (params.yield_when_idle == kYieldAuto && oversubscribed);
     idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
+    contention_init();
     Communicator &world = comm_world();
     Communicator &self = comm_self();
     world.procs = rt.world_procs;
@@ -235,6 +271,7 @@ void finalize()
     finalizing_peers.clear();
     early.clear();
     clear_message_pool();
+    contention_finalize();
     running = false;
 }
 

@@ -16,7 +16,7 @@ namespace tessera::ompi::pml {
 /* mpi_yield_when_idle */
 inline constexpr int kYieldOff = 0, kYieldOn = 1, kYieldAuto = 2;
 /* pml_single_copy */
-inline constexpr int kSingleCopyNever = 0, kSingleCopyExchange = 1, kSingleCopyAlways = 2;
+inline constexpr int kSingleCopyNever = 0, kSingleCopyExchange = 1, kSingleCopyAlways = 2, kSingleCopyAuto = 3;
 
 /* Parameters (registered by register_params, from ompi_frameworks.cpp; checked by init()). */
 struct Params {
@@ -25,10 +25,19 @@ struct Params {
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
     int poll_spins_oversubscribed = 1; /* mpi_poll_spins_oversubscribed: the same when ranks outnumber cores */
     int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
-    /* pml_single_copy: kSingleCopy*. never: on the AMD EPYC VMs these targets are measured on, the
+    /* pml_single_copy: kSingleCopy*. auto: on the AMD EPYC VMs these targets are measured on, the
      * kernel's cross-memory read (page pinning, then a copy page by page) is slower than both processes
-     * copying through the shared rings, even for a collective's exchanges (docs/p2p.md). */
-    int single_copy = kSingleCopyNever;
+     * copying through the shared rings while both run, even for a collective's exchanges; but when a
+     * core is shared the rings stall while either process waits for its CPU, and a read by the
+     * receiver alone is faster (docs/p2p.md). So the receiver reads when either side is contended. */
+    int single_copy = kSingleCopyAuto;
+    /* pml_single_copy_min: auto reads messages of at least this many bytes; smaller ones stream. Even
+     * contended, up to 4 MiB streamed faster than the kernel's read here (docs/benchmarks-p2p.md). */
+    std::size_t single_copy_min = std::size_t{8} << 20;
+    /* pml_contention_threshold, pml_contention_window: contended when the thread waited for a CPU at
+     * least this share of the last window of that many seconds (pml_contention.h). */
+    double contention_threshold = 0.1;
+    double contention_window = 0.01;
 };
 extern Params params;
 int register_params();

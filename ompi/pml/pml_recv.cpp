@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ompi/datatype/datatype_derived.h"
+#include "ompi/pml/pml_contention.h"
 
 namespace tessera::ompi::pml {
 
@@ -64,7 +65,11 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
         return;
     }
     r->proc = proc;
-    if ((h.flags & kRtsAddress) != 0 && keep > 0 && r->type->contiguous && pull(r, proc, data, keep)) {
+    /* Under auto an offer is only an option: read when the sender said it waits for its CPU or this
+     * process does, since the rings would stall; otherwise streaming is faster here (docs/p2p.md). */
+    const bool read = (h.flags & kRtsAddress) != 0 &&
+                      (params.single_copy != kSingleCopyAuto || (h.flags & kRtsContended) != 0 || cpu_contended());
+    if (read && keep > 0 && r->type->contiguous && pull(r, proc, data, keep)) {
         /* The data is in place: the CTS only tells the sender it may complete. */
         CtsHeader done{FragType::Cts, {}, h.sender, 0};
         if (send_control(proc, &done, sizeof done, nullptr, 0, nullptr) != TESSERA_SUCCESS) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ompi/datatype/datatype_derived.h"
+#include "ompi/pml/pml_contention.h"
 
 namespace tessera::ompi::pml {
 
@@ -201,9 +202,16 @@ int start_send(Request *r)
     h.sender = reinterpret_cast<uint64_t>(r);
     r->rendezvous = true;
     const mca_btl_base_module_t *first = peer->modules[0].btl;
+    /* auto offers every contiguous message big enough, and the receiver decides: it reads when either
+     * side is contended (the flag brings the sender's view), and streams otherwise. */
+    const bool automatic = params.single_copy == kSingleCopyAuto;
     const bool wanted = params.single_copy == kSingleCopyAlways ||
-                        (params.single_copy == kSingleCopyExchange && r->exchange);
+                        (params.single_copy == kSingleCopyExchange && r->exchange) ||
+                        (automatic && r->type->contiguous && r->bytes >= params.single_copy_min);
     const bool offer = wanted && peer->count == 1 && (first->btl_flags & MCA_BTL_FLAG_GET) != 0 && r->bytes > 0;
+    if (offer && automatic && cpu_contended()) {
+        h.flags |= kRtsContended;
+    }
     if (offer) {
         /* The receiver reads the packed message as soon as the RTS arrives: whole before it leaves. */
         pack_until(r, r->bytes);

@@ -18,6 +18,8 @@ enum class FragType : uint8_t { Eager = 1, Rts = 2, Cts = 3, Data = 4, Fin = 5 }
 /* MatchHeader::flags */
 inline constexpr uint8_t kRtsAddress = 0x1; /* an RTS followed by the sender's buffer address (8 bytes): the
                                               * receiver may read the data itself (btl_get, single copy) */
+inline constexpr uint8_t kRtsContended = 0x2; /* with kRtsAddress under pml_single_copy=auto: the sender waits
+                                                * for its CPU, so the receiver should read rather than stream */
 
 struct MatchHeader {
     FragType type;

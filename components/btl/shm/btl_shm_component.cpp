@@ -60,8 +60,8 @@ int register_params(const mca_base_component_t *)
         {"single_copy", MCA_VAR_TYPE_ENUM, "auto", nullptr, nullptr,
          "How a receiver may read a large message: auto (process_vm_readv from the sender's buffer where the kernel "
          "allows it), cma (the same, warning where it is refused) or none (copy-in/copy-out through the rings only). "
-         "Which messages use it is the pml's choice (pml_single_copy: by default the exchanges of collectives; "
-         "one-way transfers stream faster through the rings)",
+         "Which messages use it is the pml's choice (pml_single_copy: by default large ones when the sender or the "
+         "receiver waits for its CPU; while both run, one-way transfers stream faster through the rings)",
          MCA_INFO_LVL_4, single_copy_values, &params.single_copy},
         {"get_limit", MCA_VAR_TYPE_SIZE, "0", nullptr, nullptr,
          "Largest single-copy read (bytes) the pml asks for at once (0: any)", MCA_INFO_LVL_5, nullptr,

@@ -34,6 +34,12 @@ TEST(PmlParams, BadValuesNameTheParameter)
     EXPECT_NE(check_params(p).find("pml_eager_limit: value 16"), std::string::npos);
     p.eager_limit = 41;
     EXPECT_EQ(check_params(p), "");
+    p = Params{};
+    p.contention_threshold = -0.5;
+    EXPECT_NE(check_params(p).find("pml_contention_threshold: value -0.5"), std::string::npos);
+    p = Params{};
+    p.contention_window = 0;
+    EXPECT_NE(check_params(p).find("pml_contention_window: value 0"), std::string::npos);
 }
 
 TEST(PmlParams, InitRefusesBadValues)

@@ -188,11 +188,12 @@ TEST_F(PmlProtocol, SingleCopyRefusedFallsBackToFragments)
     release(s);
 }
 
-/* pml_single_copy=never (the default): even a collective's exchange streams through the transport. */
-TEST_F(PmlProtocol, NoSingleCopyByDefault)
+/* pml_single_copy=never: even a collective's exchange streams through the transport. */
+TEST_F(PmlProtocol, NoSingleCopyWhenNever)
 {
     start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
-    ASSERT_EQ(ompi::pml::params.single_copy, ompi::pml::kSingleCopyNever);
+    ompi::pml::params.single_copy = ompi::pml::kSingleCopyNever;
+    ompi::pml::params.contention_threshold = 0.0; /* contended: auto would read */
     btl->get_result = TESSERA_SUCCESS;
     const std::vector<char> data = pattern(70000, 5);
     std::vector<char> got(data.size());

@@ -1,6 +1,8 @@
 /* Streaming bandwidth from rank 0 to rank 1: windows of 64 non-blocking sends, one small
  * acknowledgement per window. GB/s (10^9 bytes/s) for each size given (default 4 MiB). Prints
- * "bandwidth_gbs <size> <value>" from rank 0: the best of 5 repetitions of ~50 ms or more. */
+ * "bandwidth_gbs <size> <value>" from rank 0: the best of 5 repetitions of about 0.5 GB each
+ * (at least two windows). "-b BYTES" before the sizes sets the bytes per repetition (at least one
+ * window): on a loaded host a slow implementation would otherwise take minutes. */
 #include <mpi.h>
 
 #include <stdio.h>
@@ -39,14 +41,22 @@ int main(int argc, char **argv)
     int rank = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const int nsizes = argc > 1 ? argc - 1 : 1;
+    double budget = 0.5e9;
+    int first = 1;
+    int min_windows = 2;
+    if (argc > 2 && strcmp(argv[1], "-b") == 0) {
+        budget = atof(argv[2]);
+        first = 3;
+        min_windows = 1;
+    }
+    const int nsizes = argc > first ? argc - first : 1;
     for (int s = 0; s < nsizes; ++s) {
-        const int n = argc > 1 ? atoi(argv[s + 1]) : 4 << 20;
+        const int n = argc > first ? atoi(argv[s + first]) : 4 << 20;
         char *buf = malloc((size_t)n);
         memset(buf, 1, (size_t)n); /* first touch before timing */
         const double bytes_per_window = (double)n * kWindow;
-        int windows = (int)(0.5e9 / bytes_per_window);
-        windows = windows < 2 ? 2 : windows > 2000 ? 2000 : windows;
+        int windows = (int)(budget / bytes_per_window);
+        windows = windows < min_windows ? min_windows : windows > 2000 ? 2000 : windows;
         stream(buf, n, 1, rank);
         double best = 0.0;
         for (int r = 0; r < 5; ++r) {

@@ -13,11 +13,21 @@ With --ddt, ddt_pingpong.c also runs in each round: a ping-pong of 16 MiB of dat
 doubles (every other one; 64-byte blocks 128 bytes apart; 512-byte blocks 1 KiB apart), typed on both
 sides, GB/s one way (no target: how derived datatypes cross each transport).
 
+--sizes 64K,256K,1M,4M,16M measures the streaming bandwidth at each size (the same bandwidth.c run,
+all sizes in one launch) and prints one more table: per size, each runtime's median [min-max] and
+Tessera's ratio to the better of Open MPI and MPICH, with PASS/MISS for "at least the better of the
+two". --shm-only leaves out the tcp rows. --load runs the whole benchmark with a competing CPU-bound
+process (a busy loop) pinned to each core: started before the first round, and killed when the
+benchmark ends, fails or is interrupted. --budget BYTES sets the bytes per bandwidth repetition
+(bandwidth.c -b), which keeps loaded runs short.
+
 usage: tools/bench/p2p/p2p_bench.py [--build build] [--rounds 5] [--quick] [--tessera-only] [--ddt]
+                                    [--sizes LIST] [--shm-only] [--load] [--budget BYTES]
 """
 import argparse
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -41,6 +51,44 @@ def run(cmd, env, timeout=600):
     return out
 
 
+def parse_size(text):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    try:
+        return int(t[:-1]) * units[t[-1]] if t and t[-1] in units else int(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--sizes: '{text}' is not a size (bytes, or a number with K, M or G)")
+
+
+class BusyLoops:
+    """One CPU-bound process pinned to each core this process may run on, for the loaded condition.
+    Each loop is its own session, killed by its pid when the benchmark leaves (normally, on an
+    exception, on Ctrl-C or on SIGTERM)."""
+
+    def __init__(self):
+        self.procs = []
+
+    def __enter__(self):
+        for cpu in sorted(os.sched_getaffinity(0)):
+            self.procs.append(subprocess.Popen(["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"],
+                                               start_new_session=True))
+        print(f"(load: busy loops on cores {sorted(os.sched_getaffinity(0))}, pids "
+              f"{[p.pid for p in self.procs]})", file=sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+        print(f"(load: {len(self.procs)} busy loops stopped)", file=sys.stderr)
+        return False
+
+
+def sigterm_exits(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build", help="Tessera build (or install) tree")
@@ -48,7 +96,20 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one round, Tessera only: checks the programs run")
     ap.add_argument("--tessera-only", action="store_true")
     ap.add_argument("--ddt", action="store_true", help="also the derived-datatype ping-pong (ddt_pingpong.c)")
+    ap.add_argument("--sizes", type=lambda t: [parse_size(x) for x in t.split(",")], default=None,
+                    help="streaming bandwidth at each of these sizes, e.g. 64K,256K,1M,4M,16M")
+    ap.add_argument("--shm-only", action="store_true", help="only the shared-memory rows")
+    ap.add_argument("--load", action="store_true", help="a busy loop pinned to each core while it runs")
+    ap.add_argument("--budget", type=float, default=None, help="bytes per bandwidth repetition (bandwidth.c -b)")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, sigterm_exits)
+    if args.load:
+        with BusyLoops():
+            return measure(args)
+    return measure(args)
+
+
+def measure(args):
     rounds = 1 if args.quick else args.rounds
     only_tessera = args.quick or args.tessera_only
     tbin = os.path.abspath(os.path.join(args.build, "bin"))
@@ -87,6 +148,13 @@ def main():
         if "MPICH" in cc:
             variants += [("shm", "MPICH", mpich, {}),
                          ("tcp", "MPICH", mpich, {"UCX_TLS": "self,tcp"})]
+        if args.shm_only:
+            variants = [v for v in variants if v[0] == "shm"]
+        sizes = args.sizes or [MiB4]
+        # 4 MiB always runs: the first table and its target use it.
+        bw_args = (["-b", str(int(args.budget))] if args.budget else []) + \
+            [str(n) for n in sizes + ([] if MiB4 in sizes else [MiB4])]
+        stream = {}  # (row, runtime) -> size -> GB/s per round
         results = {}
         ddt = {}  # (row, runtime): per round, GB/s per DDT_LAYOUTS entry
         failed = set()
@@ -98,8 +166,10 @@ def main():
                 e = dict(env, **extra)
                 try:
                     lat = run(launcher + [exe[(name, "latency")], "8"], e)
-                    bw = run(launcher + [exe[(name, "bandwidth")], str(MiB4)], e)
+                    bw = run(launcher + [exe[(name, "bandwidth")]] + bw_args, e)
                     results.setdefault(key, []).append((lat[("latency_us", 8)], bw[("bandwidth_gbs", MiB4)]))
+                    for n in sizes:
+                        stream.setdefault(key, {}).setdefault(n, []).append(bw[("bandwidth_gbs", n)])
                     if args.ddt:
                         layouts = [str(x) for b, st in DDT_LAYOUTS for x in (MiB16, b, st)]
                         dd = run(launcher + [exe[(name, "ddt_pingpong")]] + layouts, e)
@@ -109,7 +179,8 @@ def main():
                     print(f"{name} {row}: failed: {err}", file=sys.stderr)
                     failed.add(key)
             mc = run(["taskset", "-c", "0", f"{work}/memcpy_bw", str(MiB4)], env)
-            raw = run(["taskset", "-c", "0,1", f"{work}/raw_socket_pingpong"], env)
+            raw = run(["taskset", "-c", ",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]),
+                       f"{work}/raw_socket_pingpong"], env)
             results.setdefault(("anchor", "memcpy"), []).append((0.0, mc[("memcpy_gbs", MiB4)]))
             results.setdefault(("anchor", "raw"), []).append((raw[("raw_tcp_latency_us", 8)], 0.0))
             print(f"round {rnd + 1}/{rounds} done", file=sys.stderr)
@@ -126,7 +197,9 @@ def main():
 
     memcpy = med(("anchor", "memcpy"), 1)
     raw = med(("anchor", "raw"), 0)
-    print(f"\nMedians over {rounds} interleaved rounds (min-max), 2 ranks bound to cores. Anchors: memcpy 4 MiB "
+    condition = "a busy loop pinned to each core" if args.load else "no competing load started"
+    print(f"\nMedians over {rounds} interleaved rounds (min-max), 2 ranks bound to cores, {condition}. "
+          f"Anchors: memcpy 4 MiB "
           f"{memcpy:.2f} GB/s {spread(('anchor', 'memcpy'), 1)}; raw TCP ping-pong 8 B {raw:.2f} us "
           f"{spread(('anchor', 'raw'), 0)}.")
     print("| transport | runtime | 8 B latency (us) | 4 MiB bandwidth (GB/s) |")
@@ -152,6 +225,31 @@ def main():
 
     def target(text, ok):
         print(f"{'PASS' if ok else 'MISS'}: {text}")
+
+    if args.sizes:
+        anchors = [n for n in ("Open MPI", "MPICH") if ("shm", n) in stream]
+        print(f"\nshm streaming bandwidth, GB/s, windows of 64 (medians [min-max] over {rounds} rounds, {condition}):")
+        print("| size | " + " | ".join(n for n in ("Tessera", *anchors)) + " | Tessera / best anchor |")
+        print("|---|" + "---|" * (len(anchors) + 2))
+        verdicts = []
+        for n in sizes:
+            cells, meds = [], {}
+            for name in ("Tessera", *anchors):
+                v = stream.get(("shm", name), {}).get(n)
+                if v:
+                    meds[name] = statistics.median(v)
+                    cells.append(f"{meds[name]:.2f} [{min(v):.3g}-{max(v):.3g}]")
+                else:
+                    cells.append("failed")
+            best = max((meds[a] for a in anchors if a in meds), default=None)
+            ratio = f"{meds['Tessera'] / best:.2f}" if best and "Tessera" in meds else "–"
+            label = f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB" if n >= 1 << 10 else f"{n} B"
+            print(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+            if best and "Tessera" in meds:
+                verdicts.append((label, meds["Tessera"], best))
+        for label, t, best in verdicts:
+            target(f"shm streaming {label} {t:.2f} GB/s >= the better anchor's {best:.2f} GB/s "
+                   f"(ratio {t / best:.2f})", t >= best)
 
     t_shm = med(("shm", "Tessera"), 0)
     if t_shm is not None:

@@ -1,0 +1,151 @@
+/* pml_single_copy=auto: the receiver reads a large contiguous message in one copy when the sender or
+ * the receiver waits for its CPU, and streams it otherwise; and the run-delay sampler behind it. */
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "ompi/pml/pml_contention.h"
+#include "ompi/pml/pml_wire.h"
+#include "pml_fixture.h"
+
+namespace tessera::test {
+namespace {
+
+using ompi::pml::FragType;
+using ompi::pml::Request;
+
+class PmlSingleCopyAuto : public PmlTest {
+protected:
+    void start_auto(double threshold)
+    {
+        start(2, {{.eager_limit = 1024, .max_send_size = 1024, .get = true}});
+        ASSERT_EQ(ompi::pml::params.single_copy, ompi::pml::kSingleCopyAuto); /* the default */
+        ompi::pml::params.single_copy_min = 65536;
+        ompi::pml::params.contention_threshold = threshold;
+        btl->get_result = TESSERA_SUCCESS;
+    }
+
+    /* Sends n bytes to rank 1 and receives them back; returns how many gets the transfer took. */
+    std::size_t transfer(std::size_t n, double threshold_at_receiver)
+    {
+        std::vector<char> data(n), got(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            data[i] = static_cast<char>(i * 7 + 3);
+        }
+        const std::size_t before = btl->gets;
+        Request *s = isend(1, 0, data.data(), n);
+        ompi::pml::params.contention_threshold = threshold_at_receiver;
+        Request *r = irecv(1, 0, got.data(), n);
+        btl->deliver_all();
+        EXPECT_TRUE(r->complete);
+        EXPECT_TRUE(s->complete);
+        EXPECT_EQ(got, data);
+        release(r);
+        release(s);
+        return btl->gets - before;
+    }
+};
+
+constexpr double kNever = 2.0; /* above 1: nobody counts as contended (unless oversubscribed) */
+
+TEST_F(PmlSingleCopyAuto, StreamsWhileNobodyIsContended)
+{
+    start_auto(kNever);
+    ASSERT_FALSE(ompi::pml::oversubscribed);
+    EXPECT_EQ(transfer(70000, kNever), 0u);
+}
+
+TEST_F(PmlSingleCopyAuto, ReadsWhenTheReceiverIsContended)
+{
+    start_auto(kNever);
+    EXPECT_EQ(transfer(70000, 0.0), 1u);
+}
+
+TEST_F(PmlSingleCopyAuto, ReadsWhenTheSenderSaysItIsContended)
+{
+    start_auto(0.0);
+    EXPECT_EQ(transfer(70000, kNever), 1u);
+}
+
+TEST_F(PmlSingleCopyAuto, SmallMessagesStreamEvenWhenContended)
+{
+    start_auto(0.0);
+    EXPECT_EQ(transfer(65535, 0.0), 0u);
+    EXPECT_EQ(transfer(65536, 0.0), 1u);
+}
+
+TEST_F(PmlSingleCopyAuto, NonContiguousMessagesStream)
+{
+    start_auto(0.0);
+    std::vector<int> data(40000), got(40000);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        data[i] = static_cast<int>(i);
+    }
+    MPI_Datatype every_other = MPI_DATATYPE_NULL;
+    ASSERT_EQ(MPI_Type_vector(20000, 1, 2, MPI_INT, &every_other), MPI_SUCCESS);
+    ASSERT_EQ(MPI_Type_commit(&every_other), MPI_SUCCESS);
+    Request *s = isend(1, 0, data.data(), 1, every_other);
+    Request *r = irecv(1, 0, got.data(), 1, every_other);
+    btl->deliver_all();
+    EXPECT_TRUE(r->complete);
+    EXPECT_EQ(btl->gets, 0u);
+    for (std::size_t i = 0; i < data.size(); i += 2) {
+        ASSERT_EQ(got[i], data[i]) << i;
+    }
+    release(r);
+    release(s);
+    MPI_Type_free(&every_other);
+}
+
+/* The sampler itself: a thread that shares its CPU with a busy thread waits for it about half the
+ * time, far above the default threshold. */
+TEST(PmlContention, ACpuSharedWithABusyThreadCountsAsContended)
+{
+    ompi::pml::contention_init();
+    uint64_t delay = 0;
+    if (!ompi::pml::read_run_delay(&delay)) {
+        ompi::pml::contention_finalize();
+        GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
+    }
+    cpu_set_t original;
+    ASSERT_EQ(sched_getaffinity(0, sizeof original, &original), 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &original)) {
+        ++cpu;
+    }
+    CPU_SET(cpu, &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    std::atomic<bool> stop{false};
+    std::thread busy([&] {
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+        while (!stop.load(std::memory_order_relaxed)) {
+        }
+    });
+    const ompi::pml::Params saved = ompi::pml::params;
+    ompi::pml::params.contention_threshold = 0.1;
+    ompi::pml::params.contention_window = 0.05;
+    ompi::pml::contention_init();
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    bool contended = false;
+    while (std::chrono::steady_clock::now() < end) {
+        contended = ompi::pml::cpu_contended();
+    }
+    stop = true;
+    busy.join();
+    ASSERT_EQ(sched_setaffinity(0, sizeof original, &original), 0);
+    uint64_t after = 0;
+    EXPECT_TRUE(ompi::pml::read_run_delay(&after));
+    EXPECT_GT(after, delay);
+    EXPECT_TRUE(contended);
+    ompi::pml::contention_finalize();
+    ompi::pml::params = saved;
+}
+
+} // namespace
+} // namespace tessera::test
