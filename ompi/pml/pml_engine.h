@@ -36,7 +36,7 @@ struct Params {
     std::size_t single_copy_min = std::size_t{8} << 20;
     /* pml_contention_threshold, pml_contention_window: contended when the thread waited for a CPU at
      * least this share of the last window of that many seconds (pml_contention.h). */
-    double contention_threshold = 0.1;
+    double contention_threshold = 0.9;
     double contention_window = 0.01;
 };
 extern Params params;
