@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -151,6 +152,22 @@ void fail(CodeEntry &entry)
     entry.cv.notify_all();
 }
 
+/* A load still running when the process exits (or this DSO is unloaded) without the component's close
+ * would run on in a dying process, against this file's statics; registered with the first load, so it
+ * runs before their destructors. */
+void join_loader_at_exit()
+{
+    std::thread *loading = nullptr;
+    {
+        std::lock_guard lock(loader_mutex);
+        std::swap(loading, loader);
+    }
+    if (loading != nullptr) {
+        loading->join();
+        delete loading;
+    }
+}
+
 } // namespace
 
 int compiler_start()
@@ -193,8 +210,11 @@ void compiler_submit(const std::shared_ptr<CodeEntry> &entry)
         std::lock_guard lock(loader_mutex);
         if (enabled && !settled) {
             waiting.push_back(entry);
-            if (loader == nullptr)
+            if (loader == nullptr) {
+                static const bool joined_at_exit = std::atexit(join_loader_at_exit) == 0;
+                (void)joined_at_exit;
                 loader = new std::thread(load);
+            }
             return;
         }
         if (enabled && started)
