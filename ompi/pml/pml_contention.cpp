@@ -18,7 +18,7 @@ struct Sampler {
     int fd = -1;
     int64_t window_start_ns = 0;
     uint64_t delay_at_start = 0;
-    bool contended = false;
+    double share = 0.0;
 };
 Sampler sampler;
 
@@ -75,28 +75,32 @@ bool read_run_delay(uint64_t *ns)
     return sampler.fd >= 0 && read_delay(sampler.fd, ns);
 }
 
+double run_delay_share()
+{
+    if (sampler.fd < 0) {
+        return 0.0;
+    }
+    const int64_t now = now_ns();
+    const int64_t elapsed = now - sampler.window_start_ns;
+    if (static_cast<double>(elapsed) < params.contention_window * 1e9) {
+        return sampler.share;
+    }
+    uint64_t delay = 0;
+    if (!read_delay(sampler.fd, &delay)) {
+        return sampler.share;
+    }
+    sampler.share = static_cast<double>(delay - sampler.delay_at_start) / static_cast<double>(elapsed);
+    sampler.window_start_ns = now;
+    sampler.delay_at_start = delay;
+    return sampler.share;
+}
+
 bool cpu_contended()
 {
     if (oversubscribed || params.contention_threshold <= 0.0) {
         return true;
     }
-    if (sampler.fd < 0) {
-        return false;
-    }
-    const int64_t now = now_ns();
-    const int64_t elapsed = now - sampler.window_start_ns;
-    if (static_cast<double>(elapsed) < params.contention_window * 1e9) {
-        return sampler.contended;
-    }
-    uint64_t delay = 0;
-    if (!read_delay(sampler.fd, &delay)) {
-        return sampler.contended;
-    }
-    const double waited = static_cast<double>(delay - sampler.delay_at_start);
-    sampler.contended = waited >= params.contention_threshold * static_cast<double>(elapsed);
-    sampler.window_start_ns = now;
-    sampler.delay_at_start = delay;
-    return sampler.contended;
+    return run_delay_share() >= params.contention_threshold;
 }
 
 } // namespace tessera::ompi::pml

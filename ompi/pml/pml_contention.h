@@ -16,9 +16,13 @@ namespace tessera::ompi::pml {
 void contention_init();
 void contention_finalize();
 
-/* True when this host's ranks outnumber its cores, or when over the last completed window of
- * pml_contention_window seconds the thread waited for a CPU at least pml_contention_threshold of the
- * time (threshold 0: always true). Cheap: a clock read, and a read of the run delay once per window. */
+/* The share of the last completed window of pml_contention_window seconds that the thread spent
+ * waiting for a CPU (0 where the kernel does not count it). Cheap: a clock read, and a read of the run
+ * delay once per window. */
+double run_delay_share();
+
+/* True when this host's ranks outnumber its cores, or when run_delay_share() is at least
+ * pml_contention_threshold (threshold 0: always true). */
 bool cpu_contended();
 
 /* The thread's run delay (ns) as the kernel counts it; false where it cannot be read. For tests. */

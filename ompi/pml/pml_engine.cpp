@@ -31,7 +31,6 @@ RequestList receiving;
 std::vector<const tessera_proc_t *> finalizing_peers;
 std::vector<ProgressHook> progress_hooks;
 bool running = false;
-bool yield_enabled = true;
 
 namespace {
 
@@ -128,8 +127,14 @@ int register_params()
          MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.poll_spins_oversubscribed},
         {"yield_when_idle",
          "Whether a waiting process yields the CPU after mpi_poll_spins empty passes: on, off (spin only), or "
-         "auto (on when this host's ranks outnumber its online cores)",
+         "auto (on when this host's ranks outnumber its online cores, or while this process waits for its CPU: "
+         "mpi_yield_run_delay)",
          MCA_VAR_TYPE_ENUM, yield_values, MCA_INFO_LVL_5, &params.yield_when_idle},
+        {"yield_run_delay",
+         "mpi_yield_when_idle=auto: also yield while, over the last pml_contention_window, this process waited for a "
+         "CPU (the kernel's run delay) at least this share of the time: another process wants its core. Above 1: "
+         "never for this reason",
+         MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, &params.yield_run_delay},
     };
     const int rc = mca_var_register_table("pml", "", pml_vars, std::size(pml_vars), MCA_VAR_SCOPE_LOCAL);
     return rc != TESSERA_SUCCESS ? rc
@@ -164,6 +169,9 @@ std::string check_params(const Params &p)
     if (!(p.contention_threshold >= 0.0)) {
         return bad_value("pml_contention_threshold", shortest(p.contention_threshold),
                          "must be 0 or more (a share of the time)");
+    }
+    if (!(p.yield_run_delay >= 0.0)) {
+        return bad_value("mpi_yield_run_delay", shortest(p.yield_run_delay), "must be 0 or more");
     }
     if (!(p.contention_window > 0.0 && p.contention_window <= 60.0)) {
         return bad_value("pml_contention_window", shortest(p.contention_window),
@@ -207,9 +215,15 @@ void complete_request(Request *r)
     complete(r);
 }
 
+bool yield_wanted()
+{
+    return params.yield_when_idle == kYieldOn ||
+           (params.yield_when_idle == kYieldAuto && (oversubscribed || run_delay_share() >= params.yield_run_delay));
+}
+
 void yield_cpu()
 {
-    if (yield_enabled) {
+    if (yield_wanted()) {
         sched_yield();
     }
 }
@@ -241,7 +255,6 @@ int init()
     Runtime &rt = runtime();
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     oversubscribed = cores < 1 || rt.launch.local_size > cores;
-    yield_enabled = params.yield_when_idle == kYieldOn || (params.yield_when_idle == kYieldAuto && oversubscribed);
     idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
     contention_init();
     Communicator &world = comm_world();

@@ -25,6 +25,11 @@ struct Params {
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
     int poll_spins_oversubscribed = 1; /* mpi_poll_spins_oversubscribed: the same when ranks outnumber cores */
     int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
+    /* mpi_yield_run_delay: auto also yields while the process waited for its CPU at least this share of
+     * the last pml_contention_window. A waiter that spins on a core it shares with another busy process
+     * burns the time slices its peer's data needs; one that yields keeps the scheduler's credit for when
+     * the data is there (docs/p2p.md). */
+    double yield_run_delay = 0.2;
     /* pml_single_copy: kSingleCopy*. auto: on the AMD EPYC VMs these targets are measured on, the
      * kernel's cross-memory read (page pinning, then a copy page by page) is slower than both processes
      * copying through the shared rings while both run, even for a collective's exchanges; but when a
@@ -66,9 +71,10 @@ extern int idle_spins;
 /* This host's ranks outnumber its cores (resolved by init()): a waiter then holds a core its peer needs. */
 extern bool oversubscribed;
 
-/* Gives the CPU to another process (sched_yield) unless mpi_yield_when_idle resolved to off: ranks
- * outnumber cores in tests and CI. */
+/* Gives the CPU to another process (sched_yield) when mpi_yield_when_idle is on, or auto and either
+ * this host's ranks outnumber its cores or this process waits for its CPU (mpi_yield_run_delay). */
 void yield_cpu();
+bool yield_wanted();
 
 /* Progresses until done() holds; for MPI_Waitany/some/all. */
 template <typename Done>
@@ -76,7 +82,9 @@ void wait_until(Done done)
 {
     int idle = 0;
     while (!done()) {
-        if (progress() == 0 && ++idle >= idle_spins) {
+        if (progress() != 0) {
+            idle = 0; /* only a wait that lasts (a peer without its CPU) yields, not a peer a step behind */
+        } else if (++idle >= idle_spins) {
             idle = 0;
             yield_cpu();
         }

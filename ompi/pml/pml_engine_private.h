@@ -69,7 +69,6 @@ extern RequestList receiving;    /* matched rendezvous receives waiting for thei
 extern std::vector<const tessera_proc_t *> finalizing_peers; /* whose FIN came: they receive nothing more */
 extern std::vector<ProgressHook> progress_hooks;
 extern bool running;
-extern bool yield_enabled; /* mpi_yield_when_idle, resolved by init() */
 
 inline CommState *state_of(uint32_t context)
 {

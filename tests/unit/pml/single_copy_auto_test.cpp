@@ -1,5 +1,6 @@
 /* pml_single_copy=auto: the receiver reads a large contiguous message in one copy when the sender or
- * the receiver waits for its CPU, and streams it otherwise; and the run-delay sampler behind it. */
+ * the receiver waits for its CPU, and streams it otherwise; the run-delay sampler behind it, and the
+ * yield it drives under mpi_yield_when_idle=auto. */
 #include <pthread.h>
 #include <sched.h>
 
@@ -101,18 +102,13 @@ TEST_F(PmlSingleCopyAuto, NonContiguousMessagesStream)
     MPI_Type_free(&every_other);
 }
 
-/* The sampler itself: a thread that shares its CPU with a busy thread waits for it about half the
- * time, far above the default threshold. */
-TEST(PmlContention, ACpuSharedWithABusyThreadCountsAsContended)
+/* Runs poll() for 300 ms on one CPU shared with a busy thread, with the sampler's window at 50 ms;
+ * returns poll's last answer. */
+template <typename Poll>
+bool on_a_cpu_shared_with_a_busy_thread(Poll poll)
 {
-    ompi::pml::contention_init();
-    uint64_t delay = 0;
-    if (!ompi::pml::read_run_delay(&delay)) {
-        ompi::pml::contention_finalize();
-        GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
-    }
     cpu_set_t original;
-    ASSERT_EQ(sched_getaffinity(0, sizeof original, &original), 0);
+    EXPECT_EQ(sched_getaffinity(0, sizeof original, &original), 0);
     cpu_set_t one;
     CPU_ZERO(&one);
     int cpu = 0;
@@ -120,31 +116,76 @@ TEST(PmlContention, ACpuSharedWithABusyThreadCountsAsContended)
         ++cpu;
     }
     CPU_SET(cpu, &one);
-    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    EXPECT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
     std::atomic<bool> stop{false};
     std::thread busy([&] {
         pthread_setaffinity_np(pthread_self(), sizeof one, &one);
         while (!stop.load(std::memory_order_relaxed)) {
         }
     });
-    const ompi::pml::Params saved = ompi::pml::params;
-    ompi::pml::params.contention_threshold = 0.1;
     ompi::pml::params.contention_window = 0.05;
     ompi::pml::contention_init();
     const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
-    bool contended = false;
+    bool answer = false;
     while (std::chrono::steady_clock::now() < end) {
-        contended = ompi::pml::cpu_contended();
+        answer = poll();
     }
     stop = true;
     busy.join();
-    ASSERT_EQ(sched_setaffinity(0, sizeof original, &original), 0);
+    EXPECT_EQ(sched_setaffinity(0, sizeof original, &original), 0);
+    return answer;
+}
+
+bool run_delay_readable()
+{
+    ompi::pml::contention_init();
+    uint64_t delay = 0;
+    const bool readable = ompi::pml::read_run_delay(&delay);
+    ompi::pml::contention_finalize();
+    return readable;
+}
+
+/* The sampler itself: a thread that shares its CPU with a busy thread waits for it about half the
+ * time, far above the default threshold. */
+TEST(PmlContention, ACpuSharedWithABusyThreadCountsAsContended)
+{
+    if (!run_delay_readable()) {
+        GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
+    }
+    const ompi::pml::Params saved = ompi::pml::params;
+    ompi::pml::params.contention_threshold = 0.1;
+    ompi::pml::contention_init();
+    uint64_t before = 0;
+    ASSERT_TRUE(ompi::pml::read_run_delay(&before));
+    EXPECT_TRUE(on_a_cpu_shared_with_a_busy_thread([] { return ompi::pml::cpu_contended(); }));
     uint64_t after = 0;
     EXPECT_TRUE(ompi::pml::read_run_delay(&after));
-    EXPECT_GT(after, delay);
-    EXPECT_TRUE(contended);
+    EXPECT_GT(after, before);
     ompi::pml::contention_finalize();
     ompi::pml::params = saved;
+}
+
+/* mpi_yield_when_idle=auto on a core of its own (not oversubscribed): a waiter that shares its CPU
+ * with a busy process yields, so that its time slices go to when its peer's data is there. */
+TEST(PmlContention, AWaiterSharingItsCpuYieldsUnderAuto)
+{
+    if (!run_delay_readable()) {
+        GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
+    }
+    const ompi::pml::Params saved = ompi::pml::params;
+    const bool saved_oversubscribed = ompi::pml::oversubscribed;
+    ompi::pml::oversubscribed = false;
+    ompi::pml::params.yield_when_idle = ompi::pml::kYieldAuto;
+    ompi::pml::params.yield_run_delay = 0.2;
+    EXPECT_TRUE(on_a_cpu_shared_with_a_busy_thread([] { return ompi::pml::yield_wanted(); }));
+    ompi::pml::params.yield_run_delay = 2.0; /* a share never reached: this reason is off */
+    EXPECT_FALSE(on_a_cpu_shared_with_a_busy_thread([] { return ompi::pml::yield_wanted(); }));
+    ompi::pml::params.yield_when_idle = ompi::pml::kYieldOff;
+    ompi::pml::params.yield_run_delay = 0.0;
+    EXPECT_FALSE(on_a_cpu_shared_with_a_busy_thread([] { return ompi::pml::yield_wanted(); }));
+    ompi::pml::contention_finalize();
+    ompi::pml::params = saved;
+    ompi::pml::oversubscribed = saved_oversubscribed;
 }
 
 } // namespace
