@@ -1,0 +1,55 @@
+/* What the multi-threaded benchmarks share: MPI_THREAD_MULTIPLE or a clear refusal, and the threads
+ * that run one function each, started together. Plain MPI C and POSIX threads: built against Tessera,
+ * Open MPI and MPICH by threads_bench.py. */
+#ifndef TESSERA_BENCH_MT_COMMON_H
+#define TESSERA_BENCH_MT_COMMON_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Initialises with MPI_THREAD_MULTIPLE. A runtime that offers less gets one line that the runner
+ * reports ("thread_level <provided>") and the program ends without measuring. */
+static int mt_init(int *argc, char ***argv, int *rank)
+{
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    if (provided < MPI_THREAD_MULTIPLE) {
+        if (*rank == 0) {
+            printf("thread_level %d 0\n", provided);
+        }
+        MPI_Finalize();
+        return 0;
+    }
+    return 1;
+}
+
+typedef struct {
+    int thread;
+    int nthreads;
+    int rank;
+    long iters;     /* out: iterations done before the first thread of rank 0 marked the last */
+    int size;
+    pthread_barrier_t *start;
+    double seconds; /* out: this thread's time for its iters */
+} mt_task;
+
+/* Runs body(task) on nthreads threads that start their timed loops together; fills each seconds. */
+static void mt_run(mt_task *tasks, int nthreads, void *(*body)(void *))
+{
+    pthread_t th[64];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, (unsigned)nthreads);
+    for (int t = 0; t < nthreads; ++t) {
+        tasks[t].start = &start;
+        pthread_create(&th[t], NULL, body, &tasks[t]);
+    }
+    for (int t = 0; t < nthreads; ++t) {
+        pthread_join(th[t], NULL);
+    }
+    pthread_barrier_destroy(&start);
+}
+
+#endif
