@@ -49,7 +49,8 @@ int setup_error(const std::string &text)
 }
 
 /* Placement, environment and launch of one job whose options are valid. */
-int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, SignalWatch &signals)
+int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd,
+            const std::vector<std::string> &warned_names, SignalWatch &signals)
 {
     std::string error;
     auto hosts = hosts_from_options(opts, &error);
@@ -97,6 +98,7 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
     job.universe_size = total_slots(*hosts);
     job.job_key = tessera::orte::generate_job_key();
     job.cmdline_mca = mca_cmd.mca;
+    job.warned_mca_names = warned_names;
     auto tune = absolute_tune_files(mca_cmd.tune_files, &error);
     auto exports = tune ? export_entries(opts.exports, &error) : std::nullopt;
     if (!tune || !exports) {
@@ -238,7 +240,8 @@ int main(int argc, char **argv)
     if (!mca_cmd.ok()) {
         return setup_error(mca_cmd.error);
     }
-    if (!check_mca_settings(mca_cmd)) {
+    std::vector<std::string> warned_names;
+    if (!check_mca_settings(mca_cmd, &warned_names)) {
         tessera::mca::frameworks_finalize();
         return kSetupError;
     }
@@ -246,7 +249,7 @@ int main(int argc, char **argv)
     if (std::optional<std::string> translator = delegated_translator()) {
         return delegate_job(*translator, *opts, mca_cmd);
     }
-    const int status = run_job(*opts, mca_cmd, signals);
+    const int status = run_job(*opts, mca_cmd, warned_names, signals);
     tessera::mca::frameworks_finalize();
     return status;
 }

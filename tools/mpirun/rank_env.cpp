@@ -20,7 +20,7 @@ namespace env = tessera::orte;
 constexpr const char *kLaunchVars[] = {
     env::kEnvJobId, env::kEnvRank,  env::kEnvSize,   env::kEnvLocalRank,  env::kEnvLocalSize,  env::kEnvNodeId,
     env::kEnvHost,  env::kEnvKvUri, env::kEnvJobKey, env::kEnvBind,       env::kEnvCmdlineMca, env::kEnvCmdlineTune,
-    env::kEnvUniverseSize, env::kEnvAppnum,
+    env::kEnvUniverseSize, env::kEnvAppnum, env::kEnvWarnedMcaNames,
 };
 
 std::string entry(const char *name, const std::string &value) { return std::string(name) + "=" + value; }
@@ -102,6 +102,15 @@ std::vector<std::string> rank_environment(const JobEnv &job, const RankPlacement
     e.push_back(entry(env::kEnvBind, p.bind));
     if (!job.cmdline_mca.empty()) {
         e.push_back(entry(env::kEnvCmdlineMca, tessera::orte::encode_cmdline_mca(job.cmdline_mca)));
+    }
+    if (!job.warned_mca_names.empty()) {
+        std::string joined;
+        for (const std::string &n : job.warned_mca_names) {
+            if (n.find(',') == std::string::npos) { /* such a name is warned about again: harmless */
+                joined += (joined.empty() ? "" : ",") + n;
+            }
+        }
+        e.push_back(entry(env::kEnvWarnedMcaNames, joined));
     }
     if (!job.tune_files.empty()) {
         std::string joined;

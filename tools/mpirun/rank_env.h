@@ -26,6 +26,7 @@ struct JobEnv {
     std::vector<std::pair<std::string, std::string>> cmdline_mca; /* --mca, in order */
     std::vector<std::string> tune_files;                           /* absolute paths */
     std::vector<std::string> exports;                              /* "NAME=value" from -x */
+    std::vector<std::string> warned_mca_names; /* unknown MCA names mpirun warned about */
 };
 
 /* A fresh job id: random, 1..2^31-1, so that concurrent jobs (also on other hosts) do not share the

@@ -355,6 +355,30 @@ stdin_others)
   t1=$(sed -n 's/^eof1 //p' "$tmp/out")
   [ -n "$t1" ] || fail "rank 1 never saw the end of its input"
   within_ms 2000 $(( t1 - t0 )) ;;
+mca_ranges)
+  # a value out of its parameter's range, from any source, stops mpirun before any rank starts
+  run -np 2 --mca btl_tcp_links 99 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "btl_tcp_links: value 99 from command line (--mca btl_tcp_links) is not in 1..16"
+  expect_err "mpirun: not starting the job: fix the MCA settings above"
+  [ "$(grep -c 'btl_tcp_links' "$tmp/err")" = 1 ] || fail "the range error was not reported exactly once"
+  TESSERA_MCA_btl_tcp_eager_limit=10 run -np 1 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "btl_tcp_eager_limit: value 10 from environment"
+  expect_err "must be at least 64"
+  run -np 1 --mca plm_fork_kill_grace -5 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_fork_kill_grace: value -5"
+  printf 'btl_tcp_links = 0\n' >"$tmp/r.conf"
+  run -np 1 --tune "$tmp/r.conf" sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "$tmp/r.conf"
+  [ ! -e "$tmp/started" ] || fail "a rank was started despite a value out of range"
+  # an unknown name: one warning, mpirun's, not one more per rank
+  run -np 2 --mca btl_tcp_linkz 2 "$mpi_dir/mpi_appnum_a"
+  expect_rc 0
+  expect_err 'did you mean: btl_tcp_links?'
+  [ "$(grep -c 'unknown parameter "btl_tcp_linkz"' "$tmp/err")" = 1 ] || fail "the unknown name was warned about more than once" ;;
 *)
   fail "unknown case" ;;
 esac
