@@ -373,7 +373,7 @@ std::optional<Options> parse_options(const std::vector<std::string> &args, std::
 
 const char *usage_text()
 {
-    return "usage: mpirun [options] program [arguments] [: [options] program [arguments]]...\n"
+    return "Usage: mpirun [options] program [arguments] [: [options] program [arguments]]...\n"
            "       mpiexec [options] program [arguments] [: ...]\n"
            "\n"
            "Starts the ranks of an MPI job, forwards their output and ends with the job's status.\n"
@@ -430,10 +430,11 @@ const char *usage_text()
            "  TESSERA_NODE_ID, TESSERA_HOST, TESSERA_JOBID, TESSERA_APPNUM, TESSERA_UNIVERSE_SIZE and\n"
            "  the wire-up variables; -x cannot set them.\n"
            "\n"
-           "Exit status: 0 when every rank exits 0; otherwise the first failing rank's status (128+N for\n"
-           "a rank killed by signal N), the code given to MPI_Abort, 124 after --timeout, 128+N when mpirun\n"
-           "is ended by signal N, 127 when a program cannot be found, and 1 for an error before any rank\n"
-           "started (options, hosts, MCA settings).\n";
+           "Exit status:\n"
+           "  0 when every rank exits 0; otherwise the first failing rank's status (128+N for a rank\n"
+           "  killed by signal N), the code given to MPI_Abort, 124 after --timeout, 128+N when mpirun\n"
+           "  is ended by signal N, 127 when a program cannot be found, and 1 for an error before any\n"
+           "  rank started (options, hosts, MCA settings).\n";
 }
 
 } // namespace tessera::mpirun

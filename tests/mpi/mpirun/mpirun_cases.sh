@@ -199,7 +199,7 @@ options)
   expect_err "no program to run"
   run --help
   expect_rc 0
-  expect_out '^usage: mpirun'
+  expect_out '^Usage: mpirun'
   run --version
   expect_rc 0
   expect_out '^mpirun \(Tessera MPI\) [0-9]+\.[0-9]+'
