@@ -118,7 +118,7 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd,
 
     /* Before the wire-up service and the launcher exist: mpirun has one thread, and no socket of the
      * job is inherited by the sentinel. */
-    std::unique_ptr<Sentinel> sentinel = Sentinel::start(job.jobid, &error);
+    std::unique_ptr<Sentinel> sentinel = Sentinel::start(job.jobid, mca_plm_base_sentinel_settle, &error);
     if (!sentinel) {
         std::fprintf(stderr, "mpirun: warning: %s; if mpirun is killed, its ranks' children and /dev/shm entries "
                              "may be left behind\n", error.c_str());

@@ -20,6 +20,7 @@ const char *agent_command = kDefaultAgent;
 const char *remote_agent_path = "";
 double kill_grace = 1.0;
 double start_timeout = 120.0;
+double wait_slice = 0.1;
 
 namespace {
 
@@ -66,6 +67,11 @@ int register_params(const mca_base_component_t *)
          "Seconds a remote start may take, from running the agent command until the launch agent reports the "
          "program started; beyond, that rank cannot be started",
          MCA_INFO_LVL_4, nullptr, &start_timeout},
+        /* At most 0.1: plm.h promises the caller a call at least every 100 ms. */
+        {"wait_slice", MCA_VAR_TYPE_DOUBLE, "0.1", "0.001", "0.1",
+         "Seconds between two calls of the caller's while_waiting during a remote start (mpirun serves its "
+         "signals, its wire-up service and the output then); smaller answers sooner and costs more wake-ups",
+         MCA_INFO_LVL_6, nullptr, &wait_slice},
     };
     return mca_var_register_rows("plm", "ssh", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
@@ -101,6 +107,7 @@ int open_component()
         return TESSERA_ERR_BAD_PARAM;
     }
     s.start_timeout = start_timeout;
+    s.wait_slice = wait_slice;
     settings = std::move(s);
     return TESSERA_SUCCESS;
 }

@@ -17,19 +17,11 @@ export HOME=$tmp/home
 mkdir -p "$HOME"
 unset $(env | sed -n 's/^\(TESSERA_[^=]*\)=.*/\1/p') 2>/dev/null || true
 
-fail() { echo "FAIL [$case]: $*" >&2; echo "--- stdout" >&2; cat "$tmp/out" >&2 2>/dev/null;
-         echo "--- stderr" >&2; cat "$tmp/err" >&2 2>/dev/null; exit 1; }
-run() { "$mpirun" "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"; }
-rc() { cat "$tmp/rc"; }
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-expect_rc() { [ "$(rc)" = "$1" ] || fail "exit status $(rc), expected $1"; }
-expect_err() { grep -qF -- "$1" "$tmp/err" || fail "stderr lacks: $1"; }
-expect_out() { grep -qE -- "$1" "$tmp/out" || fail "stdout lacks a line matching: $1"; }
+source "$(dirname "${BASH_SOURCE[0]}")/case_lib.sh"
 no_leftovers() {
   sleep 0.1
   if pgrep -f "sleep $marker" >/dev/null; then fail "ranks left behind: $(pgrep -af "sleep $marker")"; fi
 }
-within_ms() { [ "$2" -le "$1" ] || fail "took $2 ms, more than $1 ms"; }
 
 case $case in
 exit_code)
@@ -373,6 +365,13 @@ mca_ranges)
   run -np 1 --tune "$tmp/r.conf" sh -c ": > $tmp/started"
   expect_rc 1
   expect_err "$tmp/r.conf"
+  run -np 1 --mca plm_ssh_wait_slice 0.5 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_ssh_wait_slice: value 0.5"
+  expect_err "(--mca plm_ssh_wait_slice) is not in 0.001..0.1"
+  run -np 1 --mca plm_base_sentinel_settle -1 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_base_sentinel_settle: value -1"
   [ ! -e "$tmp/started" ] || fail "a rank was started despite a value out of range"
   # an unknown name: one warning, mpirun's, not one more per rank
   run -np 2 --mca btl_tcp_linkz 2 "$mpi_dir/mpi_appnum_a"
