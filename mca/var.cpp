@@ -555,7 +555,23 @@ std::optional<VarInfo> find_var(std::string_view full_name)
     return info_of(*s.vars[static_cast<size_t>(it->second)]);
 }
 
-int warn_unknown_names()
+int warn_unknown_names() { return warn_unknown_names({}); }
+
+std::vector<std::string> unknown_names()
+{
+    Store &s = store();
+    std::lock_guard lock(s.mutex);
+    ensure_init(s);
+    std::vector<std::string> names;
+    for (const auto &[name, settings] : s.settings.all()) {
+        if (!s.by_name.contains(name)) {
+            names.push_back(name);
+        }
+    }
+    return names;
+}
+
+int warn_unknown_names(const std::vector<std::string> &already_warned)
 {
     Store &s = store();
     std::lock_guard lock(s.mutex);
@@ -572,9 +588,10 @@ int warn_unknown_names()
         if (s.by_name.contains(name)) {
             continue;
         }
+        const bool warned = std::find(already_warned.begin(), already_warned.end(), name) != already_warned.end();
         for (const auto &set : settings) {
             ++count;
-            if (!first_time(s, "unknown\n" + name + "\n" + set.source.describe())) {
+            if (warned || !first_time(s, "unknown\n" + name + "\n" + set.source.describe())) {
                 continue;
             }
             std::string text = "unknown parameter " + in_quotes(name) + " set in " + set.where();

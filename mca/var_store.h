@@ -71,6 +71,11 @@ std::optional<VarInfo> find_var(std::string_view full_name);
  * Returns how many such names there were.
  */
 int warn_unknown_names();
+/* The same, without a warning for the names in `already_warned` (mpirun's, passed to its ranks); they
+ * are still counted. */
+int warn_unknown_names(const std::vector<std::string> &already_warned);
+/* The names set in some source that match no registered variable or synonym. */
+std::vector<std::string> unknown_names();
 
 /* Bad values and malformed sources reported so far (the messages went to stderr as they happened). */
 int error_count();

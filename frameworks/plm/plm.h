@@ -37,6 +37,10 @@ extern "C" {
  * stops the program when its channel closes. Only for a launcher whose starting thread lives as long
  * as the job. */
 #define MCA_PLM_SPAWN_DIE_WITH_LAUNCHER 0x8u
+/* The child's stdin is mca_plm_base_proc_spec_t.stdin_fd (mpirun's stdin forwarding pipe); the caller
+ * keeps its descriptor. Honoured for processes on this host only: a launcher that starts the process
+ * elsewhere ignores it and the process reads /dev/null. */
+#define MCA_PLM_SPAWN_STDIN_FD 0x10u
 
 /* What to start: one process. Every pointer only needs to stay valid during spawn(). */
 typedef struct mca_plm_base_proc_spec {
@@ -52,7 +56,7 @@ typedef struct mca_plm_base_proc_spec {
     /* Directory the child starts in; NULL means the launcher's current directory. */
     const char *working_dir;
     uint32_t flags; /* MCA_PLM_SPAWN_* */
-    uint32_t reserved_u32;
+    int32_t stdin_fd; /* with MCA_PLM_SPAWN_STDIN_FD; was reserved (zero) before */
     /* Called by a launcher that waits inside spawn() (ssh: for the other host's launch agent) at least
      * every 100 ms, or NULL. It lets the caller serve its own events meanwhile (its wire-up service,
      * its signals, its deadline); a non-zero return abandons the start: spawn() ends what it started

@@ -8,6 +8,7 @@
 #include "mca/var_store.h"
 #include "ompi/ompi_frameworks.h"
 #include "orte/orte_frameworks.h"
+#include "orte/runtime/launch_env.h"
 
 namespace tessera::ompi {
 
@@ -39,7 +40,7 @@ std::string open_runtime_frameworks(bool warn_unknown)
         }
     }
     if (warn_unknown) {
-        mca::warn_unknown_names();
+        mca::warn_unknown_names(orte::warned_mca_names());
     }
 
     std::string problem;

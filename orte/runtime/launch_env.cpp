@@ -376,4 +376,22 @@ std::optional<std::vector<std::pair<std::string, std::string>>> decode_cmdline_m
     }
 }
 
+std::vector<std::string> warned_mca_names()
+{
+    std::vector<std::string> names;
+    const char *text = std::getenv(kEnvWarnedMcaNames);
+    if (text == nullptr) {
+        return names;
+    }
+    std::string_view rest(text);
+    while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        if (std::string_view name = rest.substr(0, comma); !name.empty()) {
+            names.emplace_back(name);
+        }
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    return names;
+}
+
 } // namespace tessera::orte

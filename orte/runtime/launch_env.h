@@ -41,6 +41,9 @@ inline constexpr const char *kEnvAppnum = "TESSERA_APPNUM";
  * source rather than "environment". Not TESSERA_MCA_*, which would read as a parameter name. */
 inline constexpr const char *kEnvCmdlineMca = "TESSERA_CMDLINE_MCA";
 inline constexpr const char *kEnvCmdlineTune = "TESSERA_CMDLINE_TUNE"; /* --tune files, ':'-separated */
+/* MCA names that match no parameter, which mpirun has already warned about (','-separated): the ranks
+ * do not warn about them again. */
+inline constexpr const char *kEnvWarnedMcaNames = "TESSERA_WARNED_MCA_NAMES";
 
 /* A rank's view of its launch, read from the environment. */
 struct LaunchInfo {
@@ -77,6 +80,9 @@ struct LauncherSettings {
 std::optional<LauncherSettings> read_launcher_settings(std::string *error);
 
 /* name=value pairs <-> one environment value; any byte may appear in values (escaped). */
+/* The names of kEnvWarnedMcaNames; empty when it is not set. */
+std::vector<std::string> warned_mca_names();
+
 std::string encode_cmdline_mca(const std::vector<std::pair<std::string, std::string>> &settings);
 std::optional<std::vector<std::pair<std::string, std::string>>> decode_cmdline_mca(const std::string &text);
 

@@ -94,6 +94,25 @@ std::optional<std::string> find_launcher(const std::string &translator)
 std::optional<Delegation> plan_delegation(const std::string &translator, const std::string &launcher, const Options &opts,
                                           const tessera::mca::CmdlineResult &mca, bool as_root, std::string *error)
 {
+    /* What the plan below translates; the rest would be silently lost on the way. */
+    const char *untranslated = nullptr;
+    if (opts.apps.size() > 1) {
+        untranslated = "several application contexts (':')";
+    } else if (opts.apps[0].wdir || opts.apps[0].path || !opts.apps[0].env.empty()) {
+        untranslated = "-wdir, -path and -env";
+    } else if (opts.per_node || opts.map_by != MapBy::Slot) {
+        untranslated = "--map-by, -N and -ppn";
+    } else if (opts.display_map || opts.output_dir) {
+        untranslated = "--display-map and --output-filename";
+    } else if (opts.stdin_target.kind != StdinTarget::Kind::Rank || opts.stdin_target.rank != 0) {
+        untranslated = "--stdin";
+    }
+    if (untranslated != nullptr) {
+        *error = std::string("with translator ") + translator + ", " + untranslated +
+                 " cannot be passed on to that runtime's launcher; run it directly";
+        return std::nullopt;
+    }
+    const AppContext &app = opts.apps[0];
     Delegation d;
     d.translator = translator;
     const bool ompi = translator == "ompi";
@@ -127,10 +146,10 @@ std::optional<Delegation> plan_delegation(const std::string &translator, const s
         d.env.emplace_back(std::move(name), std::move(value));
     }
 
-    if (opts.np) {
-        a.insert(a.end(), {"-np", std::to_string(*opts.np)});
+    if (app.np) {
+        a.insert(a.end(), {"-np", std::to_string(*app.np)});
     }
-    if (!opts.host_lists.empty() || opts.hostfile) {
+    if (!app.host_lists.empty() || !opts.host_lists.empty() || opts.hostfile) {
         auto hosts = hosts_from_options(opts, error);
         if (!hosts) {
             return std::nullopt;
@@ -174,7 +193,7 @@ std::optional<Delegation> plan_delegation(const std::string &translator, const s
             a.insert(a.end(), {"-genv", name, value});
         }
     }
-    a.insert(a.end(), opts.program.begin(), opts.program.end());
+    a.insert(a.end(), app.program.begin(), app.program.end());
     return d;
 }
 

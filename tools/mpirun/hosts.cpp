@@ -236,7 +236,11 @@ std::optional<std::vector<Host>> hosts_from_options(const Options &options, std:
         }
         hosts = std::move(*from_file);
     }
-    for (const std::string &list : options.host_lists) {
+    std::vector<std::string> lists = options.host_lists;
+    for (const AppContext &app : options.apps) {
+        lists.insert(lists.end(), app.host_lists.begin(), app.host_lists.end());
+    }
+    for (const std::string &list : lists) {
         auto parsed = parse_host_list(list, error);
         if (!parsed) {
             return std::nullopt;
@@ -247,6 +251,34 @@ std::optional<std::vector<Host>> hosts_from_options(const Options &options, std:
         hosts.push_back({"localhost", tessera::opal::core_count(), true});
     }
     return merge_hosts(hosts);
+}
+
+std::optional<std::vector<int>> host_indices(const std::vector<std::string> &lists, const std::vector<Host> &job_hosts,
+                                             std::string *error)
+{
+    std::vector<bool> named(job_hosts.size(), false);
+    for (const std::string &list : lists) {
+        auto parsed = parse_host_list(list, error);
+        if (!parsed) {
+            return std::nullopt;
+        }
+        for (const Host &h : *parsed) {
+            const bool local = is_local_host(h.name);
+            for (size_t j = 0; j < job_hosts.size(); ++j) {
+                if (local ? job_hosts[j].local : job_hosts[j].name == h.name) {
+                    named[j] = true;
+                    break;
+                }
+            }
+        }
+    }
+    std::vector<int> out;
+    for (size_t j = 0; j < named.size(); ++j) {
+        if (named[j]) {
+            out.push_back(static_cast<int>(j));
+        }
+    }
+    return out;
 }
 
 } // namespace tessera::mpirun

@@ -40,9 +40,14 @@ bool is_local_host(const std::string &name);
  */
 std::vector<Host> merge_hosts(const std::vector<Host> &hosts);
 
-/* The job's hosts from the options: --hostfile, then each --host; without either, "localhost" with one
- * slot per core (hwloc). Merged as above. */
+/* The job's hosts from the options: --hostfile, then each -hosts, then each context's --host; without
+ * any, "localhost" with one slot per core (hwloc). Merged as above. */
 std::optional<std::vector<Host>> hosts_from_options(const Options &options, std::string *error);
+
+/* The indices in the job's (merged) hosts of the hosts named in `lists` ("h1:2,h2" each), in the job's
+ * order; empty when `lists` is. */
+std::optional<std::vector<int>> host_indices(const std::vector<std::string> &lists, const std::vector<Host> &job_hosts,
+                                             std::string *error);
 
 } // namespace tessera::mpirun
 

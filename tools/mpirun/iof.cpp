@@ -2,12 +2,15 @@
 
 #include "signal_watch.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <filesystem>
 
 namespace tessera::mpirun {
 namespace {
@@ -66,11 +69,44 @@ void write_all(int fd, const std::string &data)
     }
 }
 
+/* A regular file takes what it is given; an error (disk full) drops the rest of that rank's output. */
+void write_file(int &fd, const std::string &data)
+{
+    size_t done = 0;
+    while (fd >= 0 && done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n > 0) {
+            done += static_cast<size_t>(n);
+        } else if (!(n < 0 && errno == EINTR)) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+}
+
+std::string rank_dir(const std::string &dir, int rank) { return dir + "/1/rank." + std::to_string(rank); }
+
 } // namespace
 
-OutputForwarder::OutputForwarder(uint32_t jobid, bool tag_output) : jobid_(jobid), tag_(tag_output) {}
+OutputForwarder::OutputForwarder(uint32_t jobid, bool tag_output, std::string output_dir)
+    : jobid_(jobid), tag_(tag_output), output_dir_(std::move(output_dir))
+{
+}
 
 OutputForwarder::~OutputForwarder() { close_all(); }
+
+bool OutputForwarder::prepare_output_dir(const std::string &dir, int nranks, std::string *error)
+{
+    for (int r = 0; r < nranks; ++r) {
+        std::error_code ec;
+        std::filesystem::create_directories(rank_dir(dir, r), ec);
+        if (ec) {
+            *error = "--output-filename " + dir + ": cannot create " + rank_dir(dir, r) + ": " + ec.message();
+            return false;
+        }
+    }
+    return true;
+}
 
 void OutputForwarder::add(int rank, Kind kind, int fd)
 {
@@ -81,6 +117,14 @@ void OutputForwarder::add(int rank, Kind kind, int fd)
     s.rank = rank;
     s.kind = kind;
     s.fd = fd;
+    if (!output_dir_.empty()) {
+        const std::string path = rank_dir(output_dir_, rank) + (kind == Kind::Stdout ? "/stdout" : "/stderr");
+        s.file_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (s.file_fd < 0) {
+            message("mpirun: warning: --output-filename: cannot open " + path + ": " + std::strerror(errno) +
+                    "; that output is dropped");
+        }
+    }
     streams_.push_back(std::move(s));
 }
 
@@ -180,6 +224,12 @@ void OutputForwarder::forward(Stream &s, bool at_eof)
         return;
     }
     std::string data;
+    if (!output_dir_.empty()) {
+        data = flush_rest ? std::move(s.pending) : s.pending.substr(0, complete);
+        s.pending = flush_rest ? std::string() : s.pending.substr(complete);
+        write_file(s.file_fd, data);
+        return;
+    }
     if (!tag_) {
         data = flush_rest ? std::move(s.pending) : s.pending.substr(0, complete);
     } else {
@@ -206,6 +256,10 @@ void OutputForwarder::close_stream(Stream &s)
     if (s.fd >= 0) {
         ::close(s.fd);
         s.fd = -1;
+    }
+    if (s.file_fd >= 0) {
+        ::close(s.file_fd);
+        s.file_fd = -1;
     }
 }
 

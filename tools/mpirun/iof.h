@@ -3,6 +3,8 @@
  * own stdout and stderr a whole line at a time, so that lines of different ranks never mix. With
  * --tag-output each line is prefixed "[<jobid>,<rank>]<stdout>: " or "[<jobid>,<rank>]<stderr>: ".
  * A line longer than the buffer is forwarded in pieces (each tagged as a line of its own).
+ * With --output-filename DIR, rank N's output goes instead to DIR/1/rank.N/stdout and DIR/1/rank.N/stderr
+ * (Open MPI's layout; "1" is the job within the run, as mpirun starts one), untagged.
  */
 #ifndef TESSERA_TOOLS_MPIRUN_IOF_H
 #define TESSERA_TOOLS_MPIRUN_IOF_H
@@ -19,7 +21,9 @@ class OutputForwarder {
 public:
     enum class Kind { Stdout, Stderr };
 
-    OutputForwarder(uint32_t jobid, bool tag_output);
+    /* output_dir: "" to forward to mpirun's stdout and stderr; else the --output-filename directory,
+     * made ready with prepare_output_dir. */
+    OutputForwarder(uint32_t jobid, bool tag_output, std::string output_dir = "");
     OutputForwarder(const OutputForwarder &) = delete;
     OutputForwarder &operator=(const OutputForwarder &) = delete;
     /* Flushes and closes what is still open. */
@@ -40,6 +44,9 @@ public:
     /* Forwards partial lines and closes every stream (a rank's orphaned child may keep a pipe open). */
     void close_all();
 
+    /* Creates DIR/1/rank.N for ranks 0..nranks-1; false and *error naming the directory when it cannot. */
+    static bool prepare_output_dir(const std::string &dir, int nranks, std::string *error);
+
     /* mpirun's own message to stderr, as one write between ranks' lines. */
     static void message(const std::string &line);
 
@@ -48,6 +55,7 @@ private:
         int rank = 0;
         Kind kind = Kind::Stdout;
         int fd = -1;
+        int file_fd = -1; /* --output-filename: where its output goes instead */
         std::string pending; /* the part of a line not yet ended by '\n' */
     };
 
@@ -59,6 +67,7 @@ private:
 
     const uint32_t jobid_;
     const bool tag_;
+    const std::string output_dir_;
     std::vector<Stream> streams_;
 };
 

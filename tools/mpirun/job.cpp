@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -51,7 +52,7 @@ tessera::orte::KvServerEvents kv_events(KvNotes &notes)
 
 Job::Job(const JobPlan &plan, Launcher &launcher, tessera::orte::KvServer &kv, KvNotes &notes,
          OutputForwarder &iof, SignalWatch &signals)
-    : plan_(plan), launcher_(launcher), kv_(kv), notes_(notes), iof_(iof), signals_(signals)
+    : plan_(plan), launcher_(launcher), kv_(kv), notes_(notes), iof_(iof), signals_(signals), stdin_(STDIN_FILENO)
 {
 }
 
@@ -102,7 +103,18 @@ void Job::start_ranks()
         }
         mca_plm_base_child_t child{};
         child.stdout_fd = child.stderr_fd = child.exit_fd = -1;
-        const int rc = launcher_.spawn(rl.spawn_host, plan_.argv, rl.env, while_waiting, &child);
+        int stdin_fd = -1;
+        if (rl.reads_stdin) {
+            std::string why;
+            stdin_fd = stdin_.add_rank(rl.rank, &why);
+            if (stdin_fd < 0) {
+                OutputForwarder::message("mpirun: warning: " + why + "; it reads /dev/null");
+            }
+        }
+        const int rc = launcher_.spawn(rl.spawn_host, rl.argv, rl.working_dir, stdin_fd, rl.env, while_waiting, &child);
+        if (stdin_fd >= 0) {
+            ::close(stdin_fd); /* the rank has its copy; ours would keep the pipe from ever breaking */
+        }
         if (rc != TESSERA_SUCCESS) {
             fail(failure_from_spawn(rl.rank, rl.host, rc)); /* unless the wait was abandoned for a failure */
             return;
@@ -186,6 +198,7 @@ void Job::on_exit(const mca_plm_base_exit_t &exit)
     if (plan_.on_reaped) {
         plan_.on_reaped(it->id);
     }
+    stdin_.rank_ended(rank);
     /* Its last words come before mpirun's verdict on it. */
     iof_.drain_rank(rank);
     /* A rank writes "finalize" or "abort" to the service before it exits; read those first so that the
@@ -271,6 +284,8 @@ void Job::serve(int timeout_ms, bool watch_exits)
             }
         }
     }
+    const size_t stdin_begin = fds.size();
+    stdin_.append_pollfds(fds);
     const size_t iof_begin = fds.size();
     iof_.append_pollfds(fds);
 
@@ -288,6 +303,9 @@ void Job::serve(int timeout_ms, bool watch_exits)
 
     handle_signals();
     progress_kv();
+    for (size_t i = stdin_begin; i < iof_begin; ++i) {
+        stdin_.on_ready(fds[i]);
+    }
     for (size_t i = iof_begin; i < fds.size(); ++i) {
         if (fds[i].revents != 0) {
             iof_.on_ready(fds[i].fd);

@@ -19,6 +19,7 @@
 #include "launch.h"
 #include "orte/kv/kv_server.h"
 #include "signal_watch.h"
+#include "stdin_forward.h"
 
 namespace tessera::mpirun {
 
@@ -42,12 +43,14 @@ struct RankLaunch {
     int rank = 0;
     std::string host;       /* as given, for messages */
     std::string spawn_host; /* "" when it is this machine */
+    std::vector<std::string> argv; /* its application context's program and arguments */
+    std::string working_dir;       /* "": mpirun's directory */
+    bool reads_stdin = false;      /* gets mpirun's stdin (stdin_forward.h); only for this machine */
     std::vector<std::string> env;
 };
 
 struct JobPlan {
     uint32_t jobid = 0;
-    std::vector<std::string> argv;
     std::vector<RankLaunch> ranks;
     std::optional<double> timeout;
     double wireup_timeout = 300; /* plm_base_wireup_timeout */
@@ -101,6 +104,7 @@ private:
     KvNotes &notes_;
     OutputForwarder &iof_;
     SignalWatch &signals_;
+    StdinForwarder stdin_;
 
     std::vector<Rank> ranks_;
     int running_ = 0;

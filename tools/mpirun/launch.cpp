@@ -66,8 +66,8 @@ Launcher::~Launcher()
     tessera::mca::framework_close(&mca_plm_base_framework);
 }
 
-int Launcher::spawn(const std::string &host, const std::vector<std::string> &argv,
-                    const std::vector<std::string> &env, const std::function<bool()> &while_waiting,
+int Launcher::spawn(const std::string &host, const std::vector<std::string> &argv, const std::string &working_dir,
+                    int stdin_fd, const std::vector<std::string> &env, const std::function<bool()> &while_waiting,
                     mca_plm_base_child_t *child)
 {
     std::vector<const char *> c_argv;
@@ -85,8 +85,13 @@ int Launcher::spawn(const std::string &host, const std::vector<std::string> &arg
     spec.host = host.c_str();
     spec.argv = c_argv.data();
     spec.env = c_env.data();
-    spec.working_dir = nullptr;
+    spec.working_dir = working_dir.empty() ? nullptr : working_dir.c_str();
     spec.flags = MCA_PLM_SPAWN_PIPE_STDOUT | MCA_PLM_SPAWN_PIPE_STDERR | MCA_PLM_SPAWN_DIE_WITH_LAUNCHER;
+    spec.stdin_fd = -1;
+    if (stdin_fd >= 0) {
+        spec.flags |= MCA_PLM_SPAWN_STDIN_FD;
+        spec.stdin_fd = stdin_fd;
+    }
     if (while_waiting) {
         spec.while_waiting = [](void *arg) { return (*static_cast<const std::function<bool()> *>(arg))() ? 0 : 1; };
         spec.while_waiting_arg = const_cast<std::function<bool()> *>(&while_waiting);

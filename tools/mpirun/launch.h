@@ -33,9 +33,12 @@ public:
 
     const std::string &component_name() const { return component_name_; }
 
-    /* host: "" for this machine. argv and env as plm.h describes (env: "NAME=value" additions).
-     * while_waiting is called during a long start (plm.h); returning false abandons it. */
-    int spawn(const std::string &host, const std::vector<std::string> &argv, const std::vector<std::string> &env,
+    /* host: "" for this machine. argv and env as plm.h describes (env: "NAME=value" additions);
+     * working_dir "" for mpirun's; stdin_fd >= 0 becomes the child's stdin (this machine only), else
+     * it reads /dev/null. while_waiting is called during a long start (plm.h); returning false abandons
+     * it. */
+    int spawn(const std::string &host, const std::vector<std::string> &argv, const std::string &working_dir,
+              int stdin_fd, const std::vector<std::string> &env,
               const std::function<bool()> &while_waiting, mca_plm_base_child_t *child);
     int wait(double timeout, mca_plm_base_exit_t *exit);
     int signal(int64_t id, int sig);

@@ -19,6 +19,7 @@
 #include "job.h"
 #include "kv_address.h"
 #include "launch.h"
+#include "launch_apps.h"
 #include "delegate.h"
 #include "frameworks/plm/base/base.h"
 #include "mca/cmdline.h"
@@ -48,16 +49,46 @@ int setup_error(const std::string &text)
 }
 
 /* Placement, environment and launch of one job whose options are valid. */
-int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, SignalWatch &signals)
+int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd,
+            const std::vector<std::string> &warned_names, SignalWatch &signals)
 {
     std::string error;
     auto hosts = hosts_from_options(opts, &error);
     if (!hosts) {
         return setup_error(error);
     }
-    const int np = opts.np.value_or(total_slots(*hosts));
-    auto placement = place_ranks(*hosts, np, opts.oversubscribe, opts.bind_to, &error);
+    std::vector<AppRequest> requests;
+    for (const AppContext &app : opts.apps) {
+        AppRequest request;
+        request.np = app.np;
+        if (opts.apps.size() > 1) { /* one context may use every host of the job */
+            auto mine = host_indices(app.host_lists, *hosts, &error);
+            if (!mine) {
+                return setup_error(error);
+            }
+            request.hosts = std::move(*mine);
+        }
+        requests.push_back(std::move(request));
+    }
+    PlaceOptions place;
+    place.oversubscribe = opts.oversubscribe;
+    place.map_by = opts.map_by;
+    place.per_node = opts.per_node;
+    place.bind = opts.bind_to;
+    auto placement = place_apps(*hosts, requests, place, &error);
     if (!placement) {
+        return setup_error(error);
+    }
+    const int np = static_cast<int>(placement->size());
+    if (opts.stdin_target.kind == StdinTarget::Kind::Rank && opts.stdin_target.rank >= np) {
+        return setup_error("--stdin " + std::to_string(opts.stdin_target.rank) + ": the job has ranks 0 to " +
+                           std::to_string(np - 1));
+    }
+    auto apps = launch_apps(opts.apps, &error);
+    if (!apps) {
+        return setup_error(error);
+    }
+    if (opts.output_dir && !OutputForwarder::prepare_output_dir(*opts.output_dir, np, &error)) {
         return setup_error(error);
     }
 
@@ -67,6 +98,7 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
     job.universe_size = total_slots(*hosts);
     job.job_key = tessera::orte::generate_job_key();
     job.cmdline_mca = mca_cmd.mca;
+    job.warned_mca_names = warned_names;
     auto tune = absolute_tune_files(mca_cmd.tune_files, &error);
     auto exports = tune ? export_entries(opts.exports, &error) : std::nullopt;
     if (!tune || !exports) {
@@ -86,7 +118,7 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
 
     /* Before the wire-up service and the launcher exist: mpirun has one thread, and no socket of the
      * job is inherited by the sentinel. */
-    std::unique_ptr<Sentinel> sentinel = Sentinel::start(job.jobid, &error);
+    std::unique_ptr<Sentinel> sentinel = Sentinel::start(job.jobid, mca_plm_base_sentinel_settle, &error);
     if (!sentinel) {
         std::fprintf(stderr, "mpirun: warning: %s; if mpirun is killed, its ranks' children and /dev/shm entries "
                              "may be left behind\n", error.c_str());
@@ -109,7 +141,6 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
 
     JobPlan plan;
     plan.jobid = job.jobid;
-    plan.argv = opts.program;
     plan.timeout = opts.timeout;
     plan.wireup_timeout = mca_plm_base_wireup_timeout;
     plan.abort_grace = mca_plm_base_abort_grace;
@@ -120,8 +151,24 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
     for (const RankPlacement &p : *placement) {
         const Host &host = (*hosts)[static_cast<size_t>(p.host)];
         const std::string uri = kv_uri_for(addresses->connect_to[static_cast<size_t>(p.host)], kv->uri());
-        plan.ranks.push_back({p.rank, host.name, host.local ? std::string() : host.name,
-                              rank_environment(job, p, host, uri)});
+        const LaunchApp &app = (*apps)[static_cast<size_t>(p.app)];
+        RankLaunch rl;
+        rl.rank = p.rank;
+        rl.host = host.name;
+        rl.spawn_host = host.local ? std::string() : host.name;
+        rl.argv = app.argv;
+        rl.working_dir = app.working_dir;
+        rl.reads_stdin = reads_stdin(opts.stdin_target, p.rank);
+        if (rl.reads_stdin && !host.local) {
+            rl.reads_stdin = false;
+            std::fprintf(stderr, "mpirun: warning: stdin is forwarded only to ranks on this machine; rank %d on host %s "
+                                 "reads /dev/null\n", p.rank, host.name.c_str());
+        }
+        rl.env = rank_environment(job, p, host, uri, app.env);
+        plan.ranks.push_back(std::move(rl));
+        if (opts.display_map) {
+            std::fprintf(stderr, "mpirun: %s\n", describe_placement(p, *hosts, app.argv[0]).c_str());
+        }
         if (opts.report_bindings) {
             std::fprintf(stderr, "mpirun: %s\n", describe_binding(p, *hosts).c_str());
         }
@@ -130,7 +177,7 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd, Sig
 
     int status = 0;
     {
-        OutputForwarder iof(job.jobid, opts.tag_output);
+        OutputForwarder iof(job.jobid, opts.tag_output, opts.output_dir.value_or(""));
         Job running(plan, *launcher, *kv, notes, iof, signals);
         status = running.run();
     }
@@ -193,7 +240,8 @@ int main(int argc, char **argv)
     if (!mca_cmd.ok()) {
         return setup_error(mca_cmd.error);
     }
-    if (!check_mca_settings(mca_cmd)) {
+    std::vector<std::string> warned_names;
+    if (!check_mca_settings(mca_cmd, &warned_names)) {
         tessera::mca::frameworks_finalize();
         return kSetupError;
     }
@@ -201,7 +249,7 @@ int main(int argc, char **argv)
     if (std::optional<std::string> translator = delegated_translator()) {
         return delegate_job(*translator, *opts, mca_cmd);
     }
-    const int status = run_job(*opts, mca_cmd, signals);
+    const int status = run_job(*opts, mca_cmd, warned_names, signals);
     tessera::mca::frameworks_finalize();
     return status;
 }

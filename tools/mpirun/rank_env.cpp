@@ -20,7 +20,7 @@ namespace env = tessera::orte;
 constexpr const char *kLaunchVars[] = {
     env::kEnvJobId, env::kEnvRank,  env::kEnvSize,   env::kEnvLocalRank,  env::kEnvLocalSize,  env::kEnvNodeId,
     env::kEnvHost,  env::kEnvKvUri, env::kEnvJobKey, env::kEnvBind,       env::kEnvCmdlineMca, env::kEnvCmdlineTune,
-    env::kEnvUniverseSize, env::kEnvAppnum,
+    env::kEnvUniverseSize, env::kEnvAppnum, env::kEnvWarnedMcaNames,
 };
 
 std::string entry(const char *name, const std::string &value) { return std::string(name) + "=" + value; }
@@ -80,17 +80,19 @@ std::optional<std::vector<std::string>> absolute_tune_files(const std::vector<st
 }
 
 std::vector<std::string> rank_environment(const JobEnv &job, const RankPlacement &p, const Host &host,
-                                          const std::string &kv_uri)
+                                          const std::string &kv_uri, const std::vector<std::string> &app_env)
 {
     std::vector<std::string> e;
     e.reserve(16 + job.exports.size());
     /* The user's exports first: a later entry of the same name wins in the plm's merge, and the launch
      * variables must win (export_entries already refuses them; this is the second line of defence). */
     e.insert(e.end(), job.exports.begin(), job.exports.end());
+    e.insert(e.end(), app_env.begin(), app_env.end());
     e.push_back(entry(env::kEnvJobId, std::to_string(job.jobid)));
     e.push_back(entry(env::kEnvRank, std::to_string(p.rank)));
     e.push_back(entry(env::kEnvSize, std::to_string(job.size)));
     e.push_back(entry(env::kEnvUniverseSize, std::to_string(std::max(job.universe_size, job.size))));
+    e.push_back(entry(env::kEnvAppnum, std::to_string(p.app)));
     e.push_back(entry(env::kEnvLocalRank, std::to_string(p.local_rank)));
     e.push_back(entry(env::kEnvLocalSize, std::to_string(p.local_size)));
     e.push_back(entry(env::kEnvNodeId, std::to_string(p.node_id)));
@@ -100,6 +102,15 @@ std::vector<std::string> rank_environment(const JobEnv &job, const RankPlacement
     e.push_back(entry(env::kEnvBind, p.bind));
     if (!job.cmdline_mca.empty()) {
         e.push_back(entry(env::kEnvCmdlineMca, tessera::orte::encode_cmdline_mca(job.cmdline_mca)));
+    }
+    if (!job.warned_mca_names.empty()) {
+        std::string joined;
+        for (const std::string &n : job.warned_mca_names) {
+            if (n.find(',') == std::string::npos) { /* such a name is warned about again: harmless */
+                joined += (joined.empty() ? "" : ",") + n;
+            }
+        }
+        e.push_back(entry(env::kEnvWarnedMcaNames, joined));
     }
     if (!job.tune_files.empty()) {
         std::string joined;

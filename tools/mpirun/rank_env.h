@@ -26,6 +26,7 @@ struct JobEnv {
     std::vector<std::pair<std::string, std::string>> cmdline_mca; /* --mca, in order */
     std::vector<std::string> tune_files;                           /* absolute paths */
     std::vector<std::string> exports;                              /* "NAME=value" from -x */
+    std::vector<std::string> warned_mca_names; /* unknown MCA names mpirun warned about */
 };
 
 /* A fresh job id: random, 1..2^31-1, so that concurrent jobs (also on other hosts) do not share the
@@ -43,9 +44,10 @@ std::optional<std::vector<std::string>> export_entries(const std::vector<Export>
 std::optional<std::vector<std::string>> absolute_tune_files(const std::vector<std::string> &files,
                                                             std::string *error);
 
-/* The additions for one rank; kv_uri is the address this rank's host reaches the service at. */
+/* The additions for one rank; kv_uri is the address this rank's host reaches the service at, app_env
+ * its application context's -env entries ("NAME=value", after the job's -x ones: they win). */
 std::vector<std::string> rank_environment(const JobEnv &job, const RankPlacement &placement, const Host &host,
-                                          const std::string &kv_uri);
+                                          const std::string &kv_uri, const std::vector<std::string> &app_env = {});
 
 /* Removes launch variables mpirun itself inherited (a job started from inside a rank), so that no
  * child sees a stale one that mpirun does not set for this job. */

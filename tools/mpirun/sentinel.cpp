@@ -18,10 +18,6 @@
 namespace tessera::mpirun {
 namespace {
 
-/* How long the sentinel waits for killed groups to be gone before it sweeps /dev/shm anyway, and how
- * long mpirun waits for a sentinel told goodbye. Both only bound waits that normally take
- * milliseconds. */
-constexpr std::chrono::seconds kSettle{2};
 constexpr std::chrono::milliseconds kPoll{10};
 
 /* Killed: no member left, or the leader already exiting or dead but not reaped (its parent, mpirun,
@@ -31,7 +27,7 @@ bool group_gone(pid_t pgid)
     return (kill(-pgid, 0) != 0 && errno == ESRCH) || process_dying(pgid);
 }
 
-[[noreturn]] void watch(int fd, uint32_t jobid)
+[[noreturn]] void watch(int fd, uint32_t jobid, std::chrono::duration<double> settle)
 {
     std::set<pid_t> groups;
     std::string line;
@@ -69,7 +65,7 @@ bool group_gone(pid_t pgid)
     for (pid_t g : groups) {
         kill(-g, SIGKILL);
     }
-    const auto until = std::chrono::steady_clock::now() + kSettle;
+    const auto until = std::chrono::steady_clock::now() + settle;
     for (auto it = groups.begin(); it != groups.end() && std::chrono::steady_clock::now() < until;) {
         if (group_gone(*it)) {
             it = groups.erase(it);
@@ -83,7 +79,7 @@ bool group_gone(pid_t pgid)
 
 } // namespace
 
-std::unique_ptr<Sentinel> Sentinel::start(uint32_t jobid, std::string *error)
+std::unique_ptr<Sentinel> Sentinel::start(uint32_t jobid, double settle_seconds, std::string *error)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
@@ -112,10 +108,10 @@ std::unique_ptr<Sentinel> Sentinel::start(uint32_t jobid, std::string *error)
         for (int std_fd = 0; null >= 0 && std_fd <= 2; ++std_fd) {
             dup2(null, std_fd);
         }
-        watch(3, jobid);
+        watch(3, jobid, std::chrono::duration<double>(settle_seconds));
     }
     close(fds[0]);
-    return std::unique_ptr<Sentinel>(new Sentinel(pid, fds[1]));
+    return std::unique_ptr<Sentinel>(new Sentinel(pid, fds[1], settle_seconds));
 }
 
 void Sentinel::tell(char what, int64_t pgid)
@@ -129,7 +125,7 @@ Sentinel::~Sentinel()
 {
     (void)!write(fd_, "end\n", 4);
     close(fd_);
-    const auto until = std::chrono::steady_clock::now() + kSettle;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(settle_);
     while (waitpid(pid_, nullptr, WNOHANG) == 0) {
         if (std::chrono::steady_clock::now() >= until) {
             kill(pid_, SIGKILL);

@@ -21,8 +21,10 @@ namespace tessera::mpirun {
 class Sentinel {
 public:
     /* Forks the sentinel; must be called while mpirun has a single thread. nullptr and *error when it
-     * cannot be started. */
-    static std::unique_ptr<Sentinel> start(uint32_t jobid, std::string *error);
+     * cannot be started. settle_seconds (plm_base_sentinel_settle) bounds how long the sentinel waits
+     * for killed groups to be gone before it sweeps /dev/shm anyway, and how long mpirun waits for a
+     * sentinel told goodbye: waits that normally take milliseconds. */
+    static std::unique_ptr<Sentinel> start(uint32_t jobid, double settle_seconds, std::string *error);
     Sentinel(const Sentinel &) = delete;
     Sentinel &operator=(const Sentinel &) = delete;
     /* Says goodbye (nothing to clean up) and reaps the sentinel. */
@@ -32,11 +34,12 @@ public:
     void reaped(int64_t pgid) { tell('-', pgid); }
 
 private:
-    Sentinel(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+    Sentinel(pid_t pid, int fd, double settle) : pid_(pid), fd_(fd), settle_(settle) {}
     void tell(char what, int64_t pgid);
 
     pid_t pid_;
     int fd_; /* write end; close-on-exec, so that no rank holds the pipe open */
+    double settle_;
 };
 
 } // namespace tessera::mpirun

@@ -27,7 +27,16 @@ const char *usage_text()
            "                               otherwise) provides and those still missing, with counts\n"
            "  --mca <name> <value>         set a parameter, as mpirun does\n"
            "  --tune <file>                read parameters from an INI file, as mpirun does\n"
-           "  --version, --help\n";
+           "  --version                    print the version and exit\n"
+           "  --help                       print this help and exit\n"
+           "\n"
+           "Environment:\n"
+           "  TESSERA_MCA_<name>           set a parameter (below --tune and --mca in precedence)\n"
+           "\n"
+           "Exit status:\n"
+           "  0 when every setting is valid and every selection asked for succeeds; 1 when an MCA\n"
+           "  setting is bad or a framework's selection fails (the report is printed anyway); 2 for a\n"
+           "  usage error (unknown option, unknown framework name).\n";
 }
 
 std::optional<Options> parse_options(const std::vector<std::string> &args, std::string &error)

@@ -33,7 +33,11 @@ const char *usage_text()
            "  --png FILE           draw the matrix as a heat map (PNG, logarithmic colour scale)\n"
            "  --png-metric WHAT    what the heat map shows: bytes (default) or messages\n"
            "  --examples N         examples shown per warning kind (default 3)\n"
-           "  -h, --help           this text\n";
+           "  -h, --help           this text\n"
+           "\n"
+           "Exit status:\n"
+           "  0 when the trace was analysed (whatever it warns about); 1 when the archive cannot be\n"
+           "  read or an output file cannot be written; 2 for a usage error.\n";
 }
 
 std::optional<Options> parse_options(const std::vector<std::string> &args, std::string &error)

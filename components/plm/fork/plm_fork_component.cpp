@@ -1,6 +1,7 @@
 /* plm fork: registration, open and query. Fork works on every POSIX host, at a low priority so that
  * a launcher for a managed environment wins when it is available. */
 #include <cmath>
+#include <iterator>
 #include <string>
 
 #include "components/plm/fork/plm_fork.h"
@@ -20,12 +21,13 @@ constinit plm::LauncherModule module(&mca_plm_fork_component);
 
 int register_params(const mca_base_component_t *)
 {
-    int rc = mca_var_register("plm", "fork", "kill_grace",
-                              "Seconds a process is given to exit after SIGTERM when the job is torn "
-                              "down, before SIGKILL",
-                              MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
-                              MCA_VAR_FLAG_NONE, &kill_grace);
-    return rc < 0 ? rc : TESSERA_SUCCESS;
+    /* A row with its range, so that mpirun refuses a negative grace before it starts any rank. */
+    const mca_var_row_t rows[] = {
+        {"kill_grace", MCA_VAR_TYPE_DOUBLE, "1", "0", nullptr,
+         "Seconds a process is given to exit after SIGTERM when the job is torn down, before SIGKILL",
+         MCA_INFO_LVL_5, nullptr, &kill_grace},
+    };
+    return mca_var_register_rows("plm", "fork", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
 
 int open_component()

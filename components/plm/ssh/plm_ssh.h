@@ -37,6 +37,7 @@ extern const char *agent_command;     /* plm_ssh_agent: the command, split like 
 extern const char *remote_agent_path; /* plm_ssh_remote_agent_path: "" means this install's bindir */
 extern double kill_grace;             /* plm_ssh_kill_grace */
 extern double start_timeout;          /* plm_ssh_start_timeout */
+extern double wait_slice;             /* plm_ssh_wait_slice */
 
 /* What the launcher works with: checked and fixed when the component is opened. */
 struct Settings {
@@ -44,6 +45,7 @@ struct Settings {
     std::string remote_agent_path;
     double kill_grace = 1.0;
     double start_timeout = 120.0; /* seconds spawn() waits for the launch agent's status line */
+    double wait_slice = 0.1;      /* seconds between two calls of the spec's while_waiting */
 };
 
 } // namespace tessera::orte::plm_ssh

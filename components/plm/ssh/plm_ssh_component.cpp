@@ -1,6 +1,7 @@
 /* plm ssh: registration, open and query. Its priority is below fork's, so that a job on this host
  * alone is started by fork; mpirun picks ssh by name when some host is another machine. */
 #include <cmath>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,7 @@ const char *agent_command = kDefaultAgent;
 const char *remote_agent_path = "";
 double kill_grace = 1.0;
 double start_timeout = 120.0;
+double wait_slice = 0.1;
 
 namespace {
 
@@ -52,21 +54,26 @@ int register_params(const mca_base_component_t *)
                               MCA_VAR_TYPE_STRING, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL,
                               MCA_VAR_FLAG_NONE, &remote_agent_path);
     }
-    if (rc >= 0) {
-        rc = mca_var_register("plm", "ssh", "kill_grace",
-                              "Seconds a process is given to exit after SIGTERM when the job is torn "
-                              "down, before SIGKILL (applied by the launch agent on the remote host)",
-                              MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, MCA_VAR_SCOPE_LOCAL,
-                              MCA_VAR_FLAG_NONE, &kill_grace);
+    if (rc < 0) {
+        return rc;
     }
-    if (rc >= 0) {
-        rc = mca_var_register("plm", "ssh", "start_timeout",
-                              "Seconds a remote start may take, from running the agent command until the "
-                              "launch agent reports the program started; beyond, that rank cannot be started",
-                              MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_4, MCA_VAR_SCOPE_LOCAL,
-                              MCA_VAR_FLAG_NONE, &start_timeout);
-    }
-    return rc < 0 ? rc : TESSERA_SUCCESS;
+    /* Rows with their ranges, so that mpirun refuses a bad value before it starts any rank. */
+    const mca_var_row_t rows[] = {
+        {"kill_grace", MCA_VAR_TYPE_DOUBLE, "1", "0", nullptr,
+         "Seconds a process is given to exit after SIGTERM when the job is torn down, before SIGKILL (applied "
+         "by the launch agent on the remote host)",
+         MCA_INFO_LVL_5, nullptr, &kill_grace},
+        {"start_timeout", MCA_VAR_TYPE_DOUBLE, "120", "0.001", nullptr,
+         "Seconds a remote start may take, from running the agent command until the launch agent reports the "
+         "program started; beyond, that rank cannot be started",
+         MCA_INFO_LVL_4, nullptr, &start_timeout},
+        /* At most 0.1: plm.h promises the caller a call at least every 100 ms. */
+        {"wait_slice", MCA_VAR_TYPE_DOUBLE, "0.1", "0.001", "0.1",
+         "Seconds between two calls of the caller's while_waiting during a remote start (mpirun serves its "
+         "signals, its wire-up service and the output then); smaller answers sooner and costs more wake-ups",
+         MCA_INFO_LVL_6, nullptr, &wait_slice},
+    };
+    return mca_var_register_rows("plm", "ssh", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
 
 int open_component()
@@ -100,6 +107,7 @@ int open_component()
         return TESSERA_ERR_BAD_PARAM;
     }
     s.start_timeout = start_timeout;
+    s.wait_slice = wait_slice;
     settings = std::move(s);
     return TESSERA_SUCCESS;
 }

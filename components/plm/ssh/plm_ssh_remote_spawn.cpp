@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -37,8 +38,6 @@ using tessera::mca::Severity;
 constexpr size_t kMaxNoise = 64 * 1024;
 /* How long an ssh client that failed to start the program gets to exit on its own. */
 constexpr std::chrono::seconds kExitWait{5};
-/* The longest the handshake waits between two calls of the spec's while_waiting (plm.h). */
-constexpr int kWaitSliceMs = 100;
 
 class UniqueFd {
 public:
@@ -70,9 +69,9 @@ struct Handshake {
 
 /* Sends `frame` into the channel while reading ssh's stdout, one byte at a time so that nothing
  * after the status line (the program's output) is consumed. Gives up at `deadline`, or when the
- * spec's while_waiting, called every kWaitSliceMs, asks to. */
+ * spec's while_waiting, called every slice_ms (plm_ssh_wait_slice), asks to. */
 Handshake handshake(int channel, int out, const std::string &frame, std::chrono::steady_clock::time_point deadline,
-                    const mca_plm_base_proc_spec_t &spec)
+                    const mca_plm_base_proc_spec_t &spec, int slice_ms)
 {
     Handshake h;
     size_t sent = 0;
@@ -90,7 +89,7 @@ Handshake handshake(int channel, int out, const std::string &frame, std::chrono:
         }
         pollfd fds[2] = {{out, POLLIN, 0}, {channel, POLLOUT, 0}};
         nfds_t count = sent < frame.size() ? 2 : 1;
-        const int slice = static_cast<int>(std::min<long long>(left.count(), kWaitSliceMs));
+        const int slice = static_cast<int>(std::min<long long>(left.count(), slice_ms));
         const int ready = poll(fds, count, slice);
         if (ready < 0) {
             if (errno == EINTR) {
@@ -318,7 +317,8 @@ int Launcher::spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_ch
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(settings_.start_timeout));
-    Handshake h = handshake(channel.get(), out.get(), frame, deadline, spec);
+    const int slice_ms = std::max(1, static_cast<int>(std::lround(settings_.wait_slice * 1000.0)));
+    Handshake h = handshake(channel.get(), out.get(), frame, deadline, spec, slice_ms);
     for (const std::string &line : h.noise) {
         report(Severity::Warning, "plm ssh: host '" + host + "' printed before the launch agent started: " + line);
     }

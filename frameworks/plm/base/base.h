@@ -14,6 +14,8 @@ extern mca_base_framework_t mca_plm_base_framework;
 /* plm_base_wireup_timeout and plm_base_abort_grace (plm_base_frame.cpp), for mpirun. */
 extern double mca_plm_base_wireup_timeout;
 extern double mca_plm_base_abort_grace;
+/* plm_base_sentinel_settle: how long mpirun's sentinel waits for killed ranks to be gone. */
+extern double mca_plm_base_sentinel_settle;
 
 #ifdef __cplusplus
 }

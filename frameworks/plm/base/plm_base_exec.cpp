@@ -264,6 +264,9 @@ int prepare_exec(const mca_plm_base_proc_spec_t &spec, const std::string &who, E
         plan->working_dir = spec.working_dir;
     }
     plan->flags = spec.flags;
+    if ((spec.flags & MCA_PLM_SPAWN_STDIN_FD) != 0 && spec.stdin_fd >= 0) {
+        plan->stdin_fd = spec.stdin_fd;
+    }
     if (spec.flags & MCA_PLM_SPAWN_DIE_WITH_LAUNCHER) {
         plan->parent_death_signal = SIGKILL;
     }

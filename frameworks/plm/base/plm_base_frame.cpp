@@ -9,6 +9,7 @@ extern "C" const mca_base_component_t *const mca_plm_base_static_components[];
 
 double mca_plm_base_wireup_timeout;
 double mca_plm_base_abort_grace;
+double mca_plm_base_sentinel_settle;
 
 namespace {
 
@@ -23,6 +24,11 @@ int register_params()
          "Seconds mpirun waits for a rank that is dying (being killed) when another rank fails, so that the "
          "report names the rank that died first, not one that saw it die",
          MCA_INFO_LVL_5, nullptr, &mca_plm_base_abort_grace},
+        {"sentinel_settle", MCA_VAR_TYPE_DOUBLE, "2", "0", nullptr,
+         "Seconds mpirun's sentinel waits, after mpirun was killed outright, for the ranks it killed to be "
+         "gone before it removes the job's /dev/shm entries anyway; also how long mpirun waits for its "
+         "sentinel at the end of a job",
+         MCA_INFO_LVL_6, nullptr, &mca_plm_base_sentinel_settle},
     };
     return mca_var_register_rows("plm", "base", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }

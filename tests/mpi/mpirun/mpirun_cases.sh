@@ -17,19 +17,11 @@ export HOME=$tmp/home
 mkdir -p "$HOME"
 unset $(env | sed -n 's/^\(TESSERA_[^=]*\)=.*/\1/p') 2>/dev/null || true
 
-fail() { echo "FAIL [$case]: $*" >&2; echo "--- stdout" >&2; cat "$tmp/out" >&2 2>/dev/null;
-         echo "--- stderr" >&2; cat "$tmp/err" >&2 2>/dev/null; exit 1; }
-run() { "$mpirun" "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"; }
-rc() { cat "$tmp/rc"; }
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-expect_rc() { [ "$(rc)" = "$1" ] || fail "exit status $(rc), expected $1"; }
-expect_err() { grep -qF -- "$1" "$tmp/err" || fail "stderr lacks: $1"; }
-expect_out() { grep -qE -- "$1" "$tmp/out" || fail "stdout lacks a line matching: $1"; }
+source "$(dirname "${BASH_SOURCE[0]}")/case_lib.sh"
 no_leftovers() {
   sleep 0.1
   if pgrep -f "sleep $marker" >/dev/null; then fail "ranks left behind: $(pgrep -af "sleep $marker")"; fi
 }
-within_ms() { [ "$2" -le "$1" ] || fail "took $2 ms, more than $1 ms"; }
 
 case $case in
 exit_code)
@@ -199,7 +191,7 @@ options)
   expect_err "no program to run"
   run --help
   expect_rc 0
-  expect_out '^usage: mpirun'
+  expect_out '^Usage: mpirun'
   run --version
   expect_rc 0
   expect_out '^mpirun \(Tessera MPI\) [0-9]+\.[0-9]+'
@@ -247,6 +239,145 @@ mpi_early_exit)
   run -np 3 --oversubscribe "$mpi_dir/mpi_early_exit" finalized
   expect_rc 0
   [ ! -s "$tmp/err" ] || fail "a normal job printed to stderr" ;;
+mpmd)
+  # two programs, one MPI_COMM_WORLD: each rank knows its program's index (MPI_APPNUM)
+  cores=$(nproc)
+  universe=$(( cores > 3 ? cores : 3 ))
+  run -np 2 --oversubscribe "$mpi_dir/mpi_appnum_a" : -np 1 "$mpi_dir/mpi_appnum_b"
+  expect_rc 0
+  expect_out "^a rank=0 size=3 appnum=0 universe=$universe appnum_sum=1\$"
+  expect_out "^a rank=1 size=3 appnum=0 universe=$universe appnum_sum=1\$"
+  expect_out "^b rank=2 size=3 appnum=1 universe=$universe appnum_sum=1\$"
+  [ "$(wc -l <"$tmp/out")" = 3 ] || fail "expected three ranks"
+  # not one rank of the first program with the rest as its arguments
+  run -np 1 --oversubscribe sh -c 'echo "first $TESSERA_RANK $TESSERA_APPNUM $#"' : -np 1 -host localhost sh -c 'echo "second $TESSERA_RANK $TESSERA_APPNUM"'
+  expect_rc 0
+  expect_out '^first 0 0 0$'
+  expect_out '^second 1 1$'
+  run -np 1 true :
+  expect_rc 1
+  expect_err "mpirun: application context 2 has no program" ;;
+wdir_path)
+  mkdir -p "$tmp/w/sub" "$tmp/bin"
+  (cd "$tmp/w" && "$mpirun" -np 1 -wdir sub pwd >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc")
+  expect_rc 0
+  [ "$(cat "$tmp/out")" = "$tmp/w/sub" ] || fail "-wdir sub did not start the rank in $tmp/w/sub"
+  printf '#!/bin/sh\necho found-by-path\n' >"$tmp/bin/mpirun_test_tool"
+  chmod +x "$tmp/bin/mpirun_test_tool"
+  run -np 1 -path "$tmp/bin" mpirun_test_tool
+  expect_rc 0
+  expect_out '^found-by-path$'
+  run -np 1 mpirun_test_tool
+  expect_rc 127
+  run -np 1 -arch x86_64 true
+  expect_rc 1
+  expect_err "mpirun: -arch x86_64: mpirun cannot choose hosts by architecture" ;;
+genv)
+  run -np 2 --oversubscribe -genv MPIRUN_TEST_G "a b" -env MPIRUN_TEST_E 1 sh -c 'echo "ctx0:$MPIRUN_TEST_G:$MPIRUN_TEST_E"' \
+      : -np 1 sh -c 'echo "ctx1:$MPIRUN_TEST_G:${MPIRUN_TEST_E:-unset}"'
+  expect_rc 0
+  [ "$(grep -c '^ctx0:a b:1$' "$tmp/out")" = 2 ] || fail "-genv/-env not seen by both ranks of the first context"
+  expect_out '^ctx1:a b:unset$'
+  run -np 1 -genv TESSERA_RANK 3 true
+  expect_rc 1
+  expect_err "TESSERA_RANK: mpirun sets this variable for each rank itself" ;;
+output_filename)
+  run -np 2 --output-filename "$tmp/o" sh -c 'echo out$TESSERA_RANK; echo err$TESSERA_RANK >&2'
+  expect_rc 0
+  [ ! -s "$tmp/out" ] || fail "output went to mpirun's stdout too"
+  for r in 0 1; do
+    [ "$(cat "$tmp/o/1/rank.$r/stdout")" = "out$r" ] || fail "rank $r's stdout file is wrong"
+    [ "$(cat "$tmp/o/1/rank.$r/stderr")" = "err$r" ] || fail "rank $r's stderr file is wrong"
+  done
+  : >"$tmp/file"
+  run -np 1 --output-filename "$tmp/file" true
+  expect_rc 1
+  expect_err "mpirun: --output-filename $tmp/file: cannot create" ;;
+display_map)
+  run -np 2 --oversubscribe --display-map true : -np 1 sh -c true
+  expect_rc 0
+  expect_err "mpirun: rank 0 on host localhost (local rank 0 of 3), application context 0: true"
+  expect_err "mpirun: rank 2 on host localhost (local rank 2 of 3), application context 1: sh" ;;
+per_node)
+  run --host localhost:1 -N 3 --allow-run-as-root sh -c 'echo "$TESSERA_RANK of $TESSERA_SIZE"'
+  expect_rc 0
+  [ "$(grep -c 'of 3$' "$tmp/out")" = 3 ] || fail "-N 3 did not start three ranks on the host"
+  run --host localhost -ppn 2 -np 3 true
+  expect_rc 1
+  expect_err "mpirun: 3 ranks requested but 2 per host on 1 host leave room for 2"
+  run --host localhost --map-by ppr:2:node sh -c 'echo r$TESSERA_RANK'
+  expect_rc 0
+  [ "$(grep -c '^r' "$tmp/out")" = 2 ] || fail "--map-by ppr:2:node did not start two ranks"
+  run -np 1 --display-mpa true
+  expect_rc 1
+  expect_err "mpirun: unknown option --display-mpa (see mpirun --help; did you mean --display-map?)" ;;
+stdin_rank0)
+  echo x | "$mpirun" -np 1 cat >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"
+  expect_rc 0
+  [ "$(cat "$tmp/out")" = x ] || fail "rank 0 did not get mpirun's stdin"
+  # only rank 0 by default; --stdin all and none
+  echo x | "$mpirun" -np 2 --oversubscribe cat >"$tmp/out" 2>"$tmp/err"
+  [ "$(cat "$tmp/out")" = x ] || fail "stdin was not given to rank 0 alone"
+  echo x | "$mpirun" -np 2 --oversubscribe --stdin all cat >"$tmp/out" 2>"$tmp/err"
+  [ "$(grep -c '^x$' "$tmp/out")" = 2 ] || fail "--stdin all did not give it to both ranks"
+  echo x | "$mpirun" -np 2 --oversubscribe --stdin 1 sh -c 'echo "$TESSERA_RANK:$(cat)"' >"$tmp/out" 2>"$tmp/err"
+  expect_out '^1:x$'
+  expect_out '^0:$'
+  echo x | "$mpirun" -np 1 --stdin none cat >"$tmp/out" 2>"$tmp/err"
+  [ ! -s "$tmp/out" ] || fail "--stdin none still forwarded"
+  # mpirun's end of input is the rank's
+  printf a | "$mpirun" -np 1 sh -c 'cat; echo END' >"$tmp/out" 2>"$tmp/err"
+  [ "$(cat "$tmp/out")" = aEND ] || fail "end of input not passed on: $(cat "$tmp/out")" ;;
+stdin_large)
+  head -c $((10 * 1024 * 1024)) /dev/urandom >"$tmp/in"
+  "$mpirun" -np 1 sh -c "cat > $tmp/copy" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"
+  expect_rc 0
+  cmp "$tmp/in" "$tmp/copy" || fail "10 MiB of stdin did not arrive byte for byte"
+  # through a pipe too, to a rank that reads slowly at first
+  cat "$tmp/in" | "$mpirun" -np 1 sh -c "sleep 0.5; cat > $tmp/copy" >"$tmp/out" 2>"$tmp/err"
+  cmp "$tmp/in" "$tmp/copy" || fail "10 MiB of piped stdin did not arrive byte for byte" ;;
+stdin_others)
+  # rank 1 reads /dev/null: end of input at once, while rank 0 still waits for mpirun's
+  t0=$(now_ms)
+  { sleep 3; echo late; } | "$mpirun" -np 2 --oversubscribe sh -c \
+    'if [ $TESSERA_RANK = 1 ]; then cat; echo "eof1 $(( $(date +%s%N) / 1000000 ))"; else read l; echo "got $l"; fi' \
+    >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"
+  expect_rc 0
+  expect_out '^got late$'
+  t1=$(sed -n 's/^eof1 //p' "$tmp/out")
+  [ -n "$t1" ] || fail "rank 1 never saw the end of its input"
+  within_ms 2000 $(( t1 - t0 )) ;;
+mca_ranges)
+  # a value out of its parameter's range, from any source, stops mpirun before any rank starts
+  run -np 2 --mca btl_tcp_links 99 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "btl_tcp_links: value 99 from command line (--mca btl_tcp_links) is not in 1..16"
+  expect_err "mpirun: not starting the job: fix the MCA settings above"
+  [ "$(grep -c 'btl_tcp_links' "$tmp/err")" = 1 ] || fail "the range error was not reported exactly once"
+  TESSERA_MCA_btl_tcp_eager_limit=10 run -np 1 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "btl_tcp_eager_limit: value 10 from environment"
+  expect_err "must be at least 64"
+  run -np 1 --mca plm_fork_kill_grace -5 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_fork_kill_grace: value -5"
+  printf 'btl_tcp_links = 0\n' >"$tmp/r.conf"
+  run -np 1 --tune "$tmp/r.conf" sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "$tmp/r.conf"
+  run -np 1 --mca plm_ssh_wait_slice 0.5 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_ssh_wait_slice: value 0.5"
+  expect_err "(--mca plm_ssh_wait_slice) is not in 0.001..0.1"
+  run -np 1 --mca plm_base_sentinel_settle -1 sh -c ": > $tmp/started"
+  expect_rc 1
+  expect_err "plm_base_sentinel_settle: value -1"
+  [ ! -e "$tmp/started" ] || fail "a rank was started despite a value out of range"
+  # an unknown name: one warning, mpirun's, not one more per rank
+  run -np 2 --mca btl_tcp_linkz 2 "$mpi_dir/mpi_appnum_a"
+  expect_rc 0
+  expect_err 'did you mean: btl_tcp_links?'
+  [ "$(grep -c 'unknown parameter "btl_tcp_linkz"' "$tmp/err")" = 1 ] || fail "the unknown name was warned about more than once" ;;
 *)
   fail "unknown case" ;;
 esac

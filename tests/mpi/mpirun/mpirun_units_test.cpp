@@ -56,8 +56,9 @@ TEST(MpirunOptions, SpellingsAndProgram)
                     "1", "--tune=f.conf", "prog", "--mca", "not", "mine", "-np", "7"},
                    &error);
     ASSERT_TRUE(o) << error;
-    EXPECT_EQ(o->np, 3);
-    EXPECT_EQ(o->host_lists, (std::vector<std::string>{"a:2,b", "c"}));
+    ASSERT_EQ(o->apps.size(), 1u);
+    EXPECT_EQ(o->apps[0].np, 3);
+    EXPECT_EQ(o->apps[0].host_lists, (std::vector<std::string>{"a:2,b", "c"}));
     EXPECT_TRUE(o->oversubscribe);
     ASSERT_EQ(o->exports.size(), 2u);
     EXPECT_EQ(o->exports[0].name, "FOO");
@@ -70,7 +71,7 @@ TEST(MpirunOptions, SpellingsAndProgram)
     EXPECT_TRUE(o->report_bindings);
     EXPECT_EQ(o->mca_args, (std::vector<std::string>{"--mca", "x_y", "1", "--tune", "f.conf"}));
     /* The program's own arguments are never mpirun's, even when they look like its options. */
-    EXPECT_EQ(o->program, (std::vector<std::string>{"prog", "--mca", "not", "mine", "-np", "7"}));
+    EXPECT_EQ(o->apps[0].program, (std::vector<std::string>{"prog", "--mca", "not", "mine", "-np", "7"}));
 }
 
 TEST(MpirunOptions, DoubleDashEndsOptions)
@@ -78,12 +79,37 @@ TEST(MpirunOptions, DoubleDashEndsOptions)
     std::string error;
     auto o = parse({"-n", "2", "--", "-weird-program", "x"}, &error);
     ASSERT_TRUE(o) << error;
-    EXPECT_EQ(o->np, 2);
-    EXPECT_EQ(o->program, (std::vector<std::string>{"-weird-program", "x"}));
+    EXPECT_EQ(o->apps[0].np, 2);
+    EXPECT_EQ(o->apps[0].program, (std::vector<std::string>{"-weird-program", "x"}));
     o = parse({"--np=4", "--hostfile", "hf", "-c", "5", "a.out"}, &error);
     ASSERT_TRUE(o) << error;
-    EXPECT_EQ(o->np, 5); /* the last one wins */
+    EXPECT_EQ(o->apps[0].np, 5); /* the last one wins */
     EXPECT_EQ(o->hostfile, "hf");
+}
+
+TEST(MpirunOptions, ApplicationContexts)
+{
+    std::string error;
+    auto o = parse({"-genv", "G", "1", "--map-by", "node", "-np", "2", "-wdir", "d", "-env", "E", "x", "a", "--mca",
+                    "b", ":", "-n", "1", "-host", "h", "-path", "/p", "b", "-x", ":", "--allow-run-as-root",
+                    "-ppn", "2", "c"},
+                   &error);
+    ASSERT_TRUE(o) << error;
+    ASSERT_EQ(o->apps.size(), 3u);
+    EXPECT_EQ(o->apps[0].np, 2);
+    EXPECT_EQ(o->apps[0].wdir, "d");
+    ASSERT_EQ(o->apps[0].env.size(), 1u);
+    EXPECT_EQ(o->apps[0].env[0].value, "x");
+    EXPECT_EQ(o->apps[0].program, (std::vector<std::string>{"a", "--mca", "b"}));
+    EXPECT_EQ(o->apps[1].host_lists, (std::vector<std::string>{"h"}));
+    EXPECT_EQ(o->apps[1].path, "/p");
+    EXPECT_EQ(o->apps[1].program, (std::vector<std::string>{"b", "-x"}));
+    EXPECT_FALSE(o->apps[2].np);
+    EXPECT_EQ(o->apps[2].program, (std::vector<std::string>{"c"}));
+    EXPECT_EQ(o->map_by, MapBy::Node);
+    EXPECT_EQ(o->per_node, 2);
+    ASSERT_EQ(o->exports.size(), 1u);
+    EXPECT_EQ(o->exports[0].name, "G");
 }
 
 TEST(MpirunOptions, Errors)
@@ -91,6 +117,14 @@ TEST(MpirunOptions, Errors)
     std::string error;
     EXPECT_FALSE(parse({"--foo", "prog"}, &error));
     EXPECT_EQ(error, "unknown option --foo (see mpirun --help)");
+    EXPECT_FALSE(parse({"--display-mpa", "prog"}, &error));
+    EXPECT_EQ(error, "unknown option --display-mpa (see mpirun --help; did you mean --display-map?)");
+    EXPECT_FALSE(parse({"-arch", "x86_64", "prog"}, &error));
+    EXPECT_NE(error.find("cannot choose hosts by architecture"), std::string::npos) << error;
+    EXPECT_FALSE(parse({"-np", "1", "a", ":"}, &error));
+    EXPECT_EQ(error, "application context 2 has no program (contexts are separated by ':'; see mpirun --help)");
+    EXPECT_FALSE(parse({"--map-by", "socket", "prog"}, &error));
+    EXPECT_FALSE(parse({"--stdin", "x", "prog"}, &error));
     EXPECT_FALSE(parse({"-np", "0", "prog"}, &error));
     EXPECT_NE(error.find("-np: '0' is not a number of processes"), std::string::npos) << error;
     EXPECT_FALSE(parse({"-np", "2x", "prog"}, &error));
@@ -108,6 +142,37 @@ TEST(MpirunOptions, Errors)
     EXPECT_EQ(error, "no program to run (see mpirun --help)");
     EXPECT_TRUE(parse({"--help"}, &error));
     EXPECT_TRUE(parse({"--version"}, &error));
+}
+
+TEST(MpirunPlacement, ContextsNodesAndPerNode)
+{
+    std::string error;
+    std::vector<Host> hosts = {{"a", 2, false}, {"b", 2, false}};
+    PlaceOptions by_node;
+    by_node.map_by = MapBy::Node;
+    auto p = place_apps(hosts, {AppRequest{3, {}}}, by_node, &error);
+    ASSERT_TRUE(p) << error;
+    EXPECT_EQ((*p)[0].host, 0);
+    EXPECT_EQ((*p)[1].host, 1);
+    EXPECT_EQ((*p)[2].host, 0);
+    EXPECT_EQ((*p)[2].local_rank, 1);
+    /* the second context takes the slots the first left, on its own host */
+    p = place_apps(hosts, {AppRequest{1, {}}, AppRequest{std::nullopt, {1}}}, PlaceOptions{}, &error);
+    ASSERT_TRUE(p) << error;
+    ASSERT_EQ(p->size(), 3u);
+    EXPECT_EQ((*p)[0].app, 0);
+    EXPECT_EQ((*p)[1].app, 1);
+    EXPECT_EQ((*p)[1].host, 1);
+    EXPECT_EQ((*p)[2].host, 1);
+    PlaceOptions per_node;
+    per_node.per_node = 3;
+    p = place_apps(hosts, {AppRequest{std::nullopt, {}}}, per_node, &error);
+    ASSERT_TRUE(p) << error;
+    ASSERT_EQ(p->size(), 6u);
+    EXPECT_EQ((*p)[2].host, 0);
+    EXPECT_EQ((*p)[3].host, 1);
+    EXPECT_FALSE(place_apps(hosts, {AppRequest{7, {}}}, per_node, &error));
+    EXPECT_EQ(error, "7 ranks requested but 3 per host on 2 hosts leave room for 6");
 }
 
 TEST(MpirunHosts, HostList)

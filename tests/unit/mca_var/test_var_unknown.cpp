@@ -41,6 +41,17 @@ TEST_F(McaVarUnknownWithPath, RepeatedCallsDoNotWarnAgain)
     EXPECT_EQ(warnings().size(), 1u) << joined(warnings());
 }
 
+TEST_F(McaVarUnknownWithPath, NamesAlreadyWarnedAboutByMpirunAreCountedButNotRepeated)
+{
+    set_mca_env("mca_component_pth", "/x");
+    set_mca_env("mca_component_pat", "/y");
+    register_path();
+    EXPECT_EQ(unknown_names().size(), 2u);
+    EXPECT_EQ(warn_unknown_names({"mca_component_pth"}), 2);
+    ASSERT_EQ(warnings().size(), 1u) << joined(warnings());
+    EXPECT_NE(warnings()[0].find("\"mca_component_pat\""), std::string::npos) << warnings()[0];
+}
+
 TEST_F(McaVarUnknownWithPath, FileKeysAndCommandLineNamesAreCheckedToo)
 {
     write_file(user_file(), "\n[mca_component]\npaht = /y\n");

@@ -16,8 +16,10 @@ namespace {
 Options job(std::vector<std::string> program, int np)
 {
     Options o;
-    o.np = np;
-    o.program = std::move(program);
+    AppContext app;
+    app.np = np;
+    app.program = std::move(program);
+    o.apps.push_back(std::move(app));
     return o;
 }
 
@@ -92,7 +94,7 @@ TEST(MpirunDelegation, OpenMpiNotRootNoExtras)
 TEST(MpirunDelegation, HydraCommandLine)
 {
     Options o = job({"prog"}, 2);
-    o.host_lists = {"localhost:2"};
+    o.apps[0].host_lists = {"localhost:2"};
     o.bind_to = BindTo::Core;
     o.tag_output = true;
     o.timeout = 10;
