@@ -38,12 +38,8 @@ Communicator *comm_lookup_settable(MPI_Comm handle)
     if (Communicator *c = comm_lookup(handle); c != nullptr) {
         return c;
     }
-    const auto v = reinterpret_cast<std::uintptr_t>(handle);
-    if (v < kFirstUserHandle || v % alignof(Communicator) != 0) {
-        return nullptr;
-    }
-    auto *c = reinterpret_cast<Communicator *>(handle);
-    return c->mark == Communicator::kPendingMark ? c : nullptr;
+    Communicator *c = user_slot_object<Communicator>(handle);
+    return c != nullptr && c->mark == Communicator::kPendingMark ? c : nullptr;
 }
 
 MPI_Comm comm_handle(const Communicator *comm)
@@ -54,7 +50,7 @@ MPI_Comm comm_handle(const Communicator *comm)
     if (comm == &self_comm) {
         return MPI_COMM_SELF;
     }
-    return reinterpret_cast<MPI_Comm>(const_cast<Communicator *>(comm));
+    return user_handle<MPI_Comm>(comm);
 }
 
 std::string comm_label(const Communicator &comm)

@@ -8,8 +8,8 @@
  *
  * Handles: the MPI 5.0 ABI gives predefined handles small fixed values (MPI_COMM_WORLD = 0x101,
  * MPI_COMM_SELF = 0x102, MPI_COMM_NULL = 0x100, see ompi/api/constants.tsv), so the predefined
- * objects are found by value; a created communicator's handle is the address of its object, recognised
- * by its mark (runtime/user_handle.h) while the handle is valid.
+ * objects are found by value; a created communicator's handle is the address of its object with its
+ * slot's generation (runtime/user_handle.h), and the object carries its mark while the handle is valid.
  *
  * Intercommunicators (MPI-4.1 7.6) have a remote group: point-to-point ranks name its members, and
  * the engine sends to remote_procs. Each also owns a hidden intracommunicator of its local group
@@ -33,6 +33,7 @@
 
 #include "ompi/info/info.h"
 #include "ompi/proc/proc.h"
+#include "ompi/runtime/user_handle.h"
 
 struct mca_coll_base_comm_coll; /* frameworks/coll/base/base.h */
 
@@ -41,6 +42,12 @@ namespace tessera::ompi {
 struct Topology; /* ompi/topo/topology.h */
 
 struct Communicator {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x434f4d4d; /* "COMM" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Communicator>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Communicator>(object); }
+
     static constexpr std::uint64_t kMark = 0x54455353434f4d4dull; /* "TESSCOMM" */
     /* The result of an MPI_Comm_idup whose request has not completed: only its error handler, name and
      * attributes may be set or read (comm_lookup_settable). */

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cwchar>
 
+#include "ompi/datatype/datatype_derived.h"
+
 namespace tessera::ompi {
 
 namespace {
@@ -142,7 +144,7 @@ const Datatype *datatype_lookup(MPI_Datatype handle)
 MPI_Datatype datatype_handle(const Datatype *type)
 {
     if (type->derived != nullptr) {
-        return reinterpret_cast<MPI_Datatype>(const_cast<Datatype *>(type));
+        return user_handle<MPI_Datatype>(type->derived);
     }
     return reinterpret_cast<MPI_Datatype>(kFirst + static_cast<std::uintptr_t>(type - table.data()));
 }

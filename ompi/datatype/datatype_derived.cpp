@@ -11,8 +11,6 @@ namespace tessera::ompi {
 
 namespace {
 
-constexpr std::uintptr_t kFirstPage = 4096;
-
 /* The pair types of MINLOC/MAXLOC: two basic elements each (MPI-4.1 5.1.12, 6.9.4). */
 bool predefined_pair(const Datatype *t)
 {
@@ -284,21 +282,16 @@ std::size_t datatype_bytes_of(const Datatype *type, std::uint64_t elements)
     return bytes;
 }
 
-/* Derived handles are the addresses of their objects; anything else below the first page, or without
- * the object's mark, is no datatype. */
+/* Derived handles are the addresses of their objects with their slots' generations
+ * (runtime/user_handle.h): a freed type's handle, a handle of another kind or a made-up value is no
+ * datatype. */
 const Datatype *derived_lookup(MPI_Datatype handle)
 {
-    const auto v = reinterpret_cast<std::uintptr_t>(handle);
-    if (v < kFirstPage || v % alignof(Datatype) != 0) {
+    const DerivedType *d = user_object<DerivedType>(handle);
+    if (d == nullptr || d->magic != DerivedType::kMagic || d->type.derived != d) {
         return nullptr;
     }
-    const auto *t = reinterpret_cast<const Datatype *>(handle);
-    const DerivedType *d = t->derived;
-    if (d == nullptr || reinterpret_cast<std::uintptr_t>(d) % alignof(DerivedType) != 0 ||
-        d->magic != DerivedType::kMagic || &d->type != t) {
-        return nullptr;
-    }
-    return t;
+    return &d->type;
 }
 
 } // namespace tessera::ompi

@@ -19,6 +19,7 @@
 
 #include "frameworks/dte/dte.h"
 #include "ompi/datatype/datatype.h"
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
 
@@ -42,6 +43,12 @@ struct TypeContents {
 };
 
 struct DerivedType {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x44545950; /* "DTYP" */
+    static void *operator new(std::size_t size) { return handle_slot_new<DerivedType>(size); }
+    static void operator delete(void *object) { handle_slot_delete<DerivedType>(object); }
+
     static constexpr std::uint64_t kMagic = 0x54455353444454ull; /* "TESSDDT" */
 
     Datatype type{};          /* what the handle points to */

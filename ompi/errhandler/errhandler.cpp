@@ -131,7 +131,7 @@ MPI_Errhandler errhandler_create(ObjectKind kind, void (*fn)())
     auto e = std::make_unique<Errhandler>();
     e->kind = kind;
     e->fn = fn;
-    return reinterpret_cast<MPI_Errhandler>(e.release());
+    return user_handle<MPI_Errhandler>(e.release());
 }
 
 bool errhandler_valid(MPI_Errhandler h)

@@ -23,6 +23,8 @@
 
 #include <mpi.h>
 
+#include "ompi/runtime/user_handle.h"
+
 namespace tessera::ompi {
 
 /* The objects an error is raised on, and the handle kinds of the generated handle checks; the values
@@ -32,6 +34,12 @@ enum class ObjectKind : int { None = 0, Comm, Win, File, Session, Request, Messa
 /* A user error handler. `fn` is the application's MPI_<Kind>_errhandler_function, called as its kind's
  * type. */
 struct Errhandler {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x45525248; /* "ERRH" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Errhandler>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Errhandler>(object); }
+
     static constexpr std::uint64_t kMark = 0x5445535345525248ull; /* "TESSERRH" */
 
     std::uint64_t mark = kMark;

@@ -47,7 +47,7 @@ MPI_Group group_handle(const Group *group)
     if (group == &empty_group) {
         return MPI_GROUP_EMPTY;
     }
-    return reinterpret_cast<MPI_Group>(const_cast<Group *>(group));
+    return user_handle<MPI_Group>(group);
 }
 
 void group_retain(Group *group)

@@ -4,8 +4,8 @@
  * communicators compare by process, not by rank.
  *
  * Handles: MPI_GROUP_EMPTY is a predefined object found by value (0x109), MPI_GROUP_NULL (0x108) names
- * no group; a created group's handle is its address (runtime/user_handle.h). A group counts its
- * references (its handle and whoever keeps it); MPI_Group_free drops the handle's.
+ * no group; a created group's handle is its address and generation (runtime/user_handle.h). A group
+ * counts its references (its handle and whoever keeps it); MPI_Group_free drops the handle's.
  */
 #ifndef TESSERA_OMPI_GROUP_GROUP_H
 #define TESSERA_OMPI_GROUP_GROUP_H
@@ -17,10 +17,17 @@
 #include <mpi.h>
 
 #include "ompi/proc/proc.h"
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
 
 struct Group {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x47525550; /* "GRUP" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Group>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Group>(object); }
+
     static constexpr std::uint64_t kMark = 0x5445535347525550ull; /* "TESSGRUP" */
 
     std::uint64_t mark = kMark;

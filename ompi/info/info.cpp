@@ -79,7 +79,7 @@ MPI_Info info_handle(const Info *info)
     if (info == &env_info) {
         return MPI_INFO_ENV;
     }
-    return reinterpret_cast<MPI_Info>(const_cast<Info *>(info));
+    return user_handle<MPI_Info>(info);
 }
 
 MPI_Info info_create(InfoEntries entries)

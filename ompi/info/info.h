@@ -7,7 +7,8 @@
  * at most MPI_MAX_INFO_VAL characters (MPI_Info_get's valuelen counts no terminator).
  *
  * Handles: MPI_INFO_ENV (0x131) is a predefined object found by value, filled from what the runtime
- * knows (info_env.cpp); MPI_INFO_NULL (0x130) names none; a created object's handle is its address.
+ * knows (info_env.cpp); MPI_INFO_NULL (0x130) names none; a created object's handle is its address
+ * and generation (runtime/user_handle.h).
  */
 #ifndef TESSERA_OMPI_INFO_INFO_H
 #define TESSERA_OMPI_INFO_INFO_H
@@ -20,6 +21,8 @@
 #include <vector>
 
 #include <mpi.h>
+
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
 
@@ -42,6 +45,12 @@ private:
 };
 
 struct Info {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x494e464f; /* "INFO" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Info>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Info>(object); }
+
     static constexpr std::uint64_t kMark = 0x54455353494e464full; /* "TESSINFO" */
 
     std::uint64_t mark = kMark;

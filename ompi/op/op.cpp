@@ -16,8 +16,6 @@ namespace tessera::ompi {
 namespace {
 
 constexpr std::uintptr_t kFirstOp = 0x20, kLastOp = 0x3f;
-/* User ops are heap objects: no valid one lives in the first page. */
-constexpr std::uintptr_t kFirstUserAddress = 4096;
 
 struct PredefinedOps {
     std::array<Op, kLastOp - kFirstOp + 1> ops{};
@@ -165,11 +163,8 @@ const Op *op_lookup(MPI_Op handle)
         const Op &op = predefined().ops[v - kFirstOp];
         return op.kind != OpKind::User ? &op : nullptr;
     }
-    if (v < kFirstUserAddress || v % alignof(Op) != 0) {
-        return nullptr;
-    }
-    const auto *op = reinterpret_cast<const Op *>(handle);
-    return op->magic == Op::kMagic && op->kind == OpKind::User ? op : nullptr;
+    const Op *op = user_object<Op>(handle);
+    return op != nullptr && op->magic == Op::kMagic && op->kind == OpKind::User ? op : nullptr;
 }
 
 MPI_Op op_handle(const Op *op)
@@ -177,7 +172,7 @@ MPI_Op op_handle(const Op *op)
     if (is_predefined(op)) {
         return reinterpret_cast<MPI_Op>(kFirstOp + static_cast<std::uintptr_t>(op - predefined().ops.data()));
     }
-    return reinterpret_cast<MPI_Op>(const_cast<Op *>(op));
+    return user_handle<MPI_Op>(op);
 }
 
 Op *op_create_user(MPI_User_function *fn, MPI_User_function_c *fn_c, bool commutative)

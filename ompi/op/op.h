@@ -6,7 +6,7 @@
  * ops too.
  *
  * Handles: the MPI 5.0 ABI gives the predefined ops small fixed values (MPI_SUM = 0x21 ...,
- * ompi/api/constants.tsv); a user op's handle is the address of its object.
+ * ompi/api/constants.tsv); a user op's handle is its address and generation (runtime/user_handle.h).
  */
 #ifndef TESSERA_OMPI_OP_OP_H
 #define TESSERA_OMPI_OP_OP_H
@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include "ompi/datatype/datatype.h"
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
 
@@ -26,6 +27,12 @@ enum class OpKind : uint8_t { Max, Min, Sum, Prod, Land, Band, Lor, Bor, Lxor, B
 inline constexpr int kPredefinedOpKinds = static_cast<int>(OpKind::User);
 
 struct Op {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x4f504552; /* "OPER" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Op>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Op>(object); }
+
     static constexpr std::uint64_t kMagic = 0x544553534f50ull; /* "TESSOP" */
 
     std::uint64_t magic = kMagic;

@@ -179,6 +179,22 @@ int collect_some(const char *function, int incount, MPI_Request array_of_request
     return failed == 0 ? MPI_SUCCESS : raise_request_error(function, first_failed, MPI_ERR_IN_STATUS);
 }
 
+/* MPI_ERR_REQUEST for the first handle of `count` that names no request: one already completed and
+ * released (a copy of a handle MPI set to MPI_REQUEST_NULL), or a made-up value. Checked before
+ * anything is taken, so that a bad array changes no request. */
+int check_requests(const char *function, int count, const MPI_Request handles[])
+{
+    for (int i = 0; i < count; ++i) {
+        if (handles[i] != MPI_REQUEST_NULL && pml::request_lookup(handles[i]) == nullptr) {
+            const std::string which = count == 1 ? "the request" : "request " + std::to_string(i) + " of the array";
+            return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, function,
+                                 which + " is not a live request: completed and freed already (a stale copy of "
+                                         "its handle?) or never made");
+        }
+    }
+    return MPI_SUCCESS;
+}
+
 /* The MPI_Request_get_status forms read the application's requests without changing them: peek()
  * writes nothing through the handle. */
 MPI_Request *unchanged(const MPI_Request array_of_requests[])
@@ -190,6 +206,9 @@ MPI_Request *unchanged(const MPI_Request array_of_requests[])
 
 int start(MPI_Request *request)
 {
+    if (int rc = check_requests("MPI_Start", 1, request); rc != MPI_SUCCESS) {
+        return rc;
+    }
     Request *r = pml::from_handle(*request);
     if (r == nullptr || !r->persistent || r->active) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start",
@@ -225,6 +244,9 @@ int startall(int count, MPI_Request array_of_requests[])
 
 int wait(MPI_Request *request, MPI_Status *status)
 {
+    if (int rc = check_requests("MPI_Wait", 1, request); rc != MPI_SUCCESS) {
+        return rc;
+    }
     if (inactive(*request)) {
         empty(status);
         return MPI_SUCCESS;
@@ -236,6 +258,9 @@ int wait(MPI_Request *request, MPI_Status *status)
 
 int test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    if (int rc = check_requests("MPI_Test", 1, request); rc != MPI_SUCCESS) {
+        return rc;
+    }
     if (inactive(*request)) {
         *flag = 1;
         empty(status);
@@ -254,12 +279,18 @@ int test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
+    if (int rc = check_requests("MPI_Waitall", count, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     pml::wait_until([&] { return all_complete(count, array_of_requests); });
     return take_all("MPI_Waitall", count, array_of_requests, array_of_statuses, retire);
 }
 
 int testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
+    if (int rc = check_requests("MPI_Testall", count, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     if (!all_complete(count, array_of_requests)) {
         pml::progress();
     }
@@ -269,6 +300,9 @@ int testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status ar
 
 int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status)
 {
+    if (int rc = check_requests("MPI_Waitany", count, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     /* MPI_Testany until it finds a complete request or no active one (flag 1 either way). */
     int rc = MPI_SUCCESS, flag = 0;
     pml::wait_until([&] {
@@ -280,6 +314,9 @@ int waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *s
 
 int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status)
 {
+    if (int rc = check_requests("MPI_Testany", count, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     pml::progress();
     return take_any("MPI_Testany", count, array_of_requests, indx, flag, status, retire);
 }
@@ -287,6 +324,9 @@ int testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MP
 int waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
              MPI_Status array_of_statuses[])
 {
+    if (int rc = check_requests("MPI_Waitsome", incount, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     /* MPI_Testsome until it takes a request or finds no active one (MPI_UNDEFINED). */
     int rc = MPI_SUCCESS;
     pml::wait_until([&] {
@@ -300,6 +340,9 @@ int waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int ar
 int testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
              MPI_Status array_of_statuses[])
 {
+    if (int rc = check_requests("MPI_Testsome", incount, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     pml::progress();
     return collect_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                         retire);
@@ -307,6 +350,9 @@ int testsome(int incount, MPI_Request array_of_requests[], int *outcount, int ar
 
 int request_free(MPI_Request *request)
 {
+    if (int rc = check_requests("MPI_Request_free", 1, request); rc != MPI_SUCCESS) {
+        return rc;
+    }
     Request *r = pml::from_handle(*request);
     if (r == nullptr) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "the request is MPI_REQUEST_NULL");
@@ -325,6 +371,9 @@ int request_free(MPI_Request *request)
 
 int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+    if (int rc = check_requests("MPI_Request_get_status", 1, &request); rc != MPI_SUCCESS) {
+        return rc;
+    }
     if (inactive(request)) {
         *flag = 1;
         empty(status);
@@ -344,6 +393,9 @@ int request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 int request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag,
                            MPI_Status *status)
 {
+    if (int rc = check_requests("MPI_Request_get_status_any", count, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     pml::progress();
     return take_any("MPI_Request_get_status_any", count, unchanged(array_of_requests), indx, flag, status, peek);
 }
@@ -351,6 +403,9 @@ int request_get_status_any(int count, const MPI_Request array_of_requests[], int
 int request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
                            MPI_Status array_of_statuses[])
 {
+    if (int rc = check_requests("MPI_Request_get_status_all", count, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     if (!all_complete(count, array_of_requests)) {
         pml::progress();
     }
@@ -362,6 +417,9 @@ int request_get_status_all(int count, const MPI_Request array_of_requests[], int
 int request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
                             int array_of_indices[], MPI_Status array_of_statuses[])
 {
+    if (int rc = check_requests("MPI_Request_get_status_some", incount, array_of_requests); rc != MPI_SUCCESS) {
+        return rc;
+    }
     pml::progress();
     return collect_some("MPI_Request_get_status_some", incount, unchanged(array_of_requests), outcount,
                         array_of_indices, array_of_statuses, peek);
@@ -369,6 +427,9 @@ int request_get_status_some(int incount, const MPI_Request array_of_requests[], 
 
 int cancel(MPI_Request *request)
 {
+    if (int rc = check_requests("MPI_Cancel", 1, request); rc != MPI_SUCCESS) {
+        return rc;
+    }
     Request *r = pml::from_handle(*request);
     if (r == nullptr) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "the request is MPI_REQUEST_NULL");

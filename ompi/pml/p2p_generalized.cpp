@@ -82,10 +82,11 @@ int grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_func
 
 int grequest_complete(MPI_Request request)
 {
-    pml::Request *r = pml::from_handle(request);
+    pml::Request *r = pml::request_lookup(request);
     if (r == nullptr || r->kind != pml::Kind::Generalized || r->complete) {
         return raise_on_comm(MPI_COMM_SELF, MPI_ERR_REQUEST, "MPI_Grequest_complete",
-                             r == nullptr                                ? "the request is MPI_REQUEST_NULL"
+                             request == MPI_REQUEST_NULL ? "the request is MPI_REQUEST_NULL"
+                             : r == nullptr ? "the request is not a live request (completed and freed already?)"
                              : r->kind != pml::Kind::Generalized ? "the request is not a generalized request"
                                                                          : "the request was completed already");
     }

@@ -22,9 +22,14 @@ int start_matched(const char *function, void *buf, MPI_Count count, MPI_Datatype
     if (*message == MPI_MESSAGE_NULL || *message == nullptr) {
         return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, function, "the message is MPI_MESSAGE_NULL");
     }
+    pml::Message *m = nullptr;
+    if (*message != MPI_MESSAGE_NO_PROC && (m = pml::message_lookup(*message)) == nullptr) {
+        return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, function,
+                             "invalid message: received already, or no message of MPI_Mprobe/MPI_Improbe");
+    }
     pml::Request *r = pml::request_alloc();
     r->kind = pml::Kind::Recv;
-    if (*message == MPI_MESSAGE_NO_PROC) {
+    if (m == nullptr) {
         pml::status_empty(&r->status);
         r->status.MPI_SOURCE = MPI_PROC_NULL;
         r->complete = true;
@@ -42,7 +47,7 @@ int start_matched(const char *function, void *buf, MPI_Count count, MPI_Datatype
     r->count = static_cast<std::size_t>(count);
     pml::request_set_type(r, type);
     pml::request_set_comm(r, &comm_world());
-    pml::start_mrecv(r, reinterpret_cast<pml::Message *>(*message));
+    pml::start_mrecv(r, m);
     *message = MPI_MESSAGE_NULL;
     *out = r;
     return MPI_SUCCESS;
@@ -69,7 +74,7 @@ int improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
         m = pml::mprobe(c.comm, source, tag, status);
     }
     *flag = m != nullptr;
-    *message = m != nullptr ? reinterpret_cast<MPI_Message>(m) : MPI_MESSAGE_NULL;
+    *message = m != nullptr ? pml::message_handle(m) : MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
 }
 
@@ -87,7 +92,7 @@ int mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status 
     }
     pml::Message *m = nullptr;
     pml::wait_until([&] { return (m = pml::mprobe(c.comm, source, tag, status)) != nullptr; });
-    *message = reinterpret_cast<MPI_Message>(m);
+    *message = pml::message_handle(m);
     return MPI_SUCCESS;
 }
 

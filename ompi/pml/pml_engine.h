@@ -97,10 +97,13 @@ bool probe(Communicator *comm, int source, int tag, MPI_Status *status);
 /* Cancels a receive not matched yet; false when it is too late (it completes normally). */
 bool cancel_recv(Request *r);
 
-/* A message taken out of matching by MPI_Mprobe/MPI_Improbe (MPI_Message is its address), received
- * later by MPI_Mrecv/MPI_Imrecv. */
+/* A message taken out of matching by MPI_Mprobe/MPI_Improbe (MPI_Message is its handle, see
+ * runtime/user_handle.h), received later by MPI_Mrecv/MPI_Imrecv. */
 struct Message;
 Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status);
+MPI_Message message_handle(const Message *message);
+/* The message of a handle not received yet, or nullptr (a received one's handle, a copy of it). */
+Message *message_lookup(MPI_Message handle);
 /* Receives the message into r (a receive request made but not started); frees the message. */
 void start_mrecv(Request *r, Message *message);
 

@@ -22,6 +22,12 @@ bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
 }
 
 struct Message {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x4d455347; /* "MESG" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Message>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Message>(object); }
+
     Communicator *comm;
     MessageList node; /* the message, out of the unexpected queue */
 };
@@ -44,6 +50,16 @@ Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
         }
     }
     return nullptr;
+}
+
+MPI_Message message_handle(const Message *message)
+{
+    return user_handle<MPI_Message>(message);
+}
+
+Message *message_lookup(MPI_Message handle)
+{
+    return user_object<Message>(handle);
 }
 
 void start_mrecv(Request *r, Message *m)

@@ -17,6 +17,7 @@ Request *request_alloc()
         return new Request{};
     }
     free_list = r->next;
+    handle_revive(r);
     /* Field by field: the pack buffer keeps its capacity, and nothing is zeroed twice. */
     r->mode = SendMode::Standard;
     r->complete = true;
@@ -82,6 +83,7 @@ void request_release(Request *r)
         r->comm = nullptr;
     }
     r->work.reset();
+    handle_retire(r); /* the application's handle of it, and its copies, are stale from now on */
     r->next = free_list;
     free_list = r;
 }

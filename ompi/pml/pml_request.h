@@ -1,8 +1,10 @@
 /*
  * Point-to-point requests: what MPI_Request handles point to (a user request handle is the address of
- * its object; MPI_REQUEST_NULL is the ABI's small constant). Objects come from a free list, so a
- * message costs no allocation once the list is warm. The status keeps the received byte count in
- * MPI_internal[0..1] and the cancelled flag in MPI_internal[2].
+ * its object with the generation of its slot, runtime/user_handle.h; MPI_REQUEST_NULL is the ABI's
+ * small constant). Objects come from a free list, so a message costs no allocation once the list is
+ * warm; going back to the list moves the generation on, so that a copy of a completed request's handle
+ * is refused (request_lookup) rather than taken for the request that reuses the object. The status
+ * keeps the received byte count in MPI_internal[0..1] and the cancelled flag in MPI_internal[2].
  */
 #ifndef TESSERA_OMPI_PML_PML_REQUEST_H
 #define TESSERA_OMPI_PML_PML_REQUEST_H
@@ -17,6 +19,7 @@
 #include "frameworks/btl/base/base.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/datatype.h"
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi::pml {
 
@@ -32,6 +35,12 @@ struct RequestWork {
 };
 
 struct Request {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x52515354; /* "RQST" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Request>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Request>(object); }
+
     Kind kind = Kind::Send;
     SendMode mode = SendMode::Standard;
     bool complete = true;
@@ -88,12 +97,18 @@ void request_set_comm(Request *r, Communicator *comm);
 
 inline MPI_Request to_handle(Request *r)
 {
-    return reinterpret_cast<MPI_Request>(r);
+    return user_handle<MPI_Request>(r);
 }
-/* The object of a user request handle (nullptr for MPI_REQUEST_NULL). */
+/* The object of a user request handle that request_lookup accepted (nullptr for MPI_REQUEST_NULL). */
 inline Request *from_handle(MPI_Request h)
 {
-    return h == MPI_REQUEST_NULL ? nullptr : reinterpret_cast<Request *>(h);
+    return h == MPI_REQUEST_NULL ? nullptr : user_address<Request>(h);
+}
+/* The live request of a handle, or nullptr: MPI_REQUEST_NULL, a completed and released request's
+ * handle (or a copy of it), a made-up value. */
+inline Request *request_lookup(MPI_Request h)
+{
+    return user_object<Request>(h);
 }
 
 /* What a request's error means, for the message of the handler it is raised on. */

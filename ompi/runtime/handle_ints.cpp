@@ -2,9 +2,10 @@
  * MPI_<T>_toint / MPI_<T>_fromint of the native engine (MPI 5.0 ABI), with the integer values of
  * handle_int_blocks.h. An object the application created (a handle that is an address) gets the next
  * free integer from 0x1000 on the first time it is converted, and keeps it: converting it again, or
- * back, gives the same value. The tables grow only with distinct addresses; a freed object's address
- * that a new object reuses keeps its integer, which then names the new object, as a stale C handle
- * would. Neither direction takes a lock once an object has its integer.
+ * back, gives the same value. The tables grow only with distinct handle values; a new object that
+ * reuses a freed object's address has another handle (its generation, runtime/user_handle.h), so it gets
+ * a new integer, and the freed object's integer still gives the freed, refused handle. Neither
+ * direction takes a lock once an object has its integer.
  */
 #include <atomic>
 #include <bit>

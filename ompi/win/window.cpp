@@ -1,54 +1,28 @@
-/* The registry of windows: handles are the objects' addresses, checked against the live set so that a
- * stale or made-up handle is an error, not a crash. */
+/* Windows' handles: a window's handle is valid from its registration to MPI_Win_free, and refused
+ * afterwards even once a new window took its memory (runtime/user_handle.h). */
 #include "ompi/win/window.h"
-
-#include <mutex>
-#include <unordered_set>
 
 #include "ompi/errhandler/errhandler.h"
 
 namespace tessera::ompi {
 
-namespace {
-
-struct Registry {
-    std::mutex mutex;
-    std::unordered_set<const Window *> live;
-};
-
-Registry &registry()
-{
-    static Registry r;
-    return r;
-}
-
-} // namespace
-
 Window *win_lookup(MPI_Win handle)
 {
-    auto *w = reinterpret_cast<Window *>(handle);
-    Registry &r = registry();
-    std::lock_guard lock(r.mutex);
-    return r.live.count(w) != 0 && w->mark == Window::kMark ? w : nullptr;
+    return user_object<Window>(handle);
 }
 
 MPI_Win win_handle(Window *w)
 {
-    return reinterpret_cast<MPI_Win>(w);
+    return user_handle<MPI_Win>(w);
 }
 
 void win_register(Window *w)
 {
-    Registry &r = registry();
-    std::lock_guard lock(r.mutex);
-    r.live.insert(w);
+    w->mark = Window::kMark;
 }
 
 void win_unregister(Window *w)
 {
-    Registry &r = registry();
-    std::lock_guard lock(r.mutex);
-    r.live.erase(w);
     w->mark = 0;
 }
 

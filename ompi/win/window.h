@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include "ompi/info/info.h"
+#include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
 
@@ -30,9 +31,15 @@ struct WindowTarget {
 };
 
 struct Window {
+    /* Objects live in slots of their kind's pool, so that stale handles are refused
+     * (runtime/user_handle.h). */
+    static constexpr std::uint32_t kHandleTag = 0x57494e44; /* "WIND" */
+    static void *operator new(std::size_t size) { return handle_slot_new<Window>(size); }
+    static void operator delete(void *object) { handle_slot_delete<Window>(object); }
+
     static constexpr std::uint64_t kMark = 0x5445535357494e44ull; /* "TESSWIND" */
 
-    std::uint64_t mark = kMark;
+    std::uint64_t mark = 0; /* kMark from win_register to win_unregister: while the handle is valid */
     MPI_Comm comm = MPI_COMM_NULL; /* private duplicate of the creating communicator: RMA traffic */
     int size = 0;
     void *base = nullptr;
