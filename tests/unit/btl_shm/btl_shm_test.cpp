@@ -7,6 +7,7 @@
 #include <linux/capability.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -319,6 +320,101 @@ TEST(BtlShm, AllToAllOnFourRanks)
         const size_t max = r.btl->btl_max_send_size;
         exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 2000,
                  [max](uint32_t seq) { return sizeof(FragHeader) + (size_t{seq} * 4099) % (max - sizeof(FragHeader)); });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+// More ranks than cores, every pair talking at once, sizes from a few bytes (carried in the queue cell)
+// to a whole fragment: from every sender, every receiver gets each fragment once, whole and in order.
+TEST(BtlShm, ThirtyTwoRanksAllToAllKeepEveryPairsOrder)
+{
+    Job job(32);
+    job.run(
+        [](Rank &r) {
+            r.start();
+            const size_t max = r.btl->btl_max_send_size;
+            const size_t lengths[] = {sizeof(FragHeader), 48, 49, 1000, max / 2, max};
+            exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 60,
+                     [&lengths](uint32_t seq) { return lengths[seq % std::size(lengths)]; });
+        },
+        240);
+    EXPECT_JOB_OK(job);
+}
+
+// A tiny queue and pool per rank: senders wait for room all the time, and still nothing is lost,
+// duplicated or reordered.
+TEST(BtlShm, SixteenRanksThroughTinyQueuesAndPools)
+{
+    Job job(16, {{"btl_shm_fifo_depth", "2"}, {"btl_shm_fragments", "2"}, {"btl_shm_max_send_size", "4k"},
+                 {"btl_shm_eager_limit", "1k"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 100,
+                     [](uint32_t seq) { return sizeof(FragHeader) + (size_t{seq} * 977) % (4096 - sizeof(FragHeader)); });
+        },
+        240);
+    EXPECT_JOB_OK(job);
+}
+
+// The segment is one region per local rank: 16 ranks take 16 regions, not 16 x 15 rings.
+TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
+{
+    for (const uint32_t ranks : {2u, 16u}) {
+        SCOPED_TRACE(ranks);
+        Job job(ranks);
+        const std::string path = job.segment_path(0);
+        job.run([path](Rank &r) {
+            r.open();
+            r.fence();
+            if (r.rank == 0) {
+                struct stat st {};
+                SHM_CHECK(stat(path.c_str(), &st) == 0, path + " exists before the others attach");
+                // Per rank: 32 fragments of 32 KiB (each with a 64-byte header line), 256 queue cells of
+                // 64 bytes and the queue's position line; one header line for the segment.
+                const uint64_t per_rank = 32 * (32768 + 64) + 256 * 64 + 64;
+                const uint64_t expected = 64 + per_rank * r.size;
+                SHM_CHECK(static_cast<uint64_t>(st.st_size) == expected,
+                          "segment of " + std::to_string(st.st_size) + " bytes for " + std::to_string(r.size) +
+                              " ranks, expected " + std::to_string(expected));
+                SHM_CHECK(static_cast<uint64_t>(st.st_blocks) * 512 >= expected, "the memory is reserved");
+            }
+            r.barrier();
+            r.add_procs();
+            r.barrier();
+        });
+        EXPECT_JOB_OK(job);
+    }
+}
+
+// A reservation larger than /dev/shm: local rank 0 says so once, naming the bytes needed, the bytes
+// free and the parameters; the other ranks stay quiet, nobody uses shm, nothing is left behind.
+TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
+{
+    Job job(3, {{"btl_shm_fragments", "65536"}, {"btl_shm_max_send_size", "64M"}});
+    job.run([](Rank &r) {
+        tessera::mca::report_set_print(false);
+        r.open();
+        r.fence();
+        if (r.rank != 0) {
+            r.add_procs();
+        }
+        const auto errors = tessera::mca::reported(tessera::mca::Severity::Error);
+        if (r.rank == 0) {
+            SHM_CHECK(r.btl == nullptr, "no module without the memory");
+            SHM_CHECK(errors.size() == 1, std::to_string(errors.size()) + " errors");
+            const std::string &e = errors.front();
+            for (const char *needle : {"needs 13194152165632 bytes", "bytes free", "btl_shm_fragments",
+                                       "btl_shm_max_send_size", "btl_shm_fifo_depth", "/dev/shm"}) {
+                SHM_CHECK(e.find(needle) != std::string::npos, "'" + e + "' does not say " + needle);
+            }
+        } else {
+            SHM_CHECK(errors.empty(), "rank " + std::to_string(r.rank) + " also reported: " + errors.front());
+            for (mca_btl_base_endpoint_t *e : r.endpoints) {
+                SHM_CHECK(e == nullptr, "no endpoint through an unusable segment");
+            }
+        }
+        r.barrier();
     });
     EXPECT_JOB_OK(job);
 }
