@@ -1,7 +1,8 @@
 // btl shm between forked ranks of one host, opened through the MCA core as MPI_Init does: fragments
-// arrive complete and in order per sender, a full ring pushes back, the host segment is gone from
-// /dev/shm as soon as every rank mapped it, single copy reads a peer's memory where the kernel allows
-// it and falls back where it does not, and a peer that dies is reported once.
+// arrive complete and in order per sender (also with 16 and 32 ranks on two cores), a full queue pushes
+// back, the host segment grows linearly with the ranks and is gone from /dev/shm as soon as every rank
+// mapped it, a /dev/shm too small for it is reported once, single copy reads a peer's memory where the
+// kernel allows it and falls back where it does not, and a peer that dies is reported once.
 #include <gtest/gtest.h>
 
 #include <linux/capability.h>
@@ -259,13 +260,13 @@ TEST(BtlShm, TooLargeOrNoEndpointIsRefused)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, FullRingPushesBackUntilTheReceiverProgresses)
+TEST(BtlShm, FullQueuePushesBackUntilTheReceiverProgresses)
 {
     Job job(2, {{"btl_shm_fifo_depth", "8"}});
     job.run([](Rank &r) {
         r.start();
         if (r.rank == 0) {
-            // The receiver does not progress yet: exactly a ring's worth is taken.
+            // The receiver does not progress yet: exactly a queue's worth is taken.
             uint32_t taken = 0;
             for (;; ++taken) {
                 FragHeader h{0, 0, taken, sizeof(FragHeader) + 100};
