@@ -603,6 +603,53 @@ TEST(BtlShm, PeerThatDiesIsReportedOnce)
     EXPECT_TRUE(job.leftovers().empty());
 }
 
+// Fragments a dead receiver never freed come back to the sender's pool, which its other peers share:
+// rank 0 fills its whole pool towards rank 2, rank 2 dies without reading, and rank 0 still streams
+// to rank 1.
+TEST(BtlShm, FragmentsHeldByAPeerThatDiesComeBack)
+{
+    Job job(3, {{"btl_shm_peer_check_interval", "0.05"}, {"btl_shm_fragments", "4"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            Inbox in;
+            mca_btl_base_register_recv(kTag, check_fragment, &in);
+            if (r.rank == 0) {
+                uint32_t taken = 0;
+                for (;; ++taken) {
+                    FragHeader h{0, 0, taken, sizeof(FragHeader) + 1000};
+                    const mca_btl_base_segment_t segs[2] = {{&h, sizeof h}, {ramp() + seed(h), 1000}};
+                    if (r.btl->btl_send(r.btl, r.endpoints[2], kTag, segs, 2, nullptr, nullptr) != MCA_BTL_SEND_COMPLETE) {
+                        break;
+                    }
+                    SHM_CHECK(taken < 100, "the pool never ran out");
+                }
+                SHM_CHECK(taken == 4, "taken " + std::to_string(taken));
+            }
+            r.barrier();
+            if (r.rank == 2) {
+                raise(SIGKILL);
+            }
+            SHM_CHECK(r.progress_until([&] { return r.errors_reported > 0; }, 20), "death of rank 2 not reported");
+            if (r.rank == 0) {
+                for (uint32_t seq = 0; seq < 200; ++seq) {
+                    SHM_CHECK(send_fragment(r, 1, 0, seq, sizeof(FragHeader) + 1000) == MCA_BTL_SEND_COMPLETE,
+                              "send to rank 1");
+                }
+            } else {
+                SHM_CHECK(r.progress_until([&] { return in.received == 200; }), std::to_string(in.received));
+                SHM_CHECK(in.problem.empty(), in.problem);
+            }
+            mca_btl_base_register_recv(kTag, nullptr, nullptr);
+        },
+        60);
+    const auto &s = job.statuses();
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_TRUE(WIFEXITED(s[0]) && WEXITSTATUS(s[0]) == 0) << job.describe();
+    EXPECT_TRUE(WIFEXITED(s[1]) && WEXITSTATUS(s[1]) == 0) << job.describe();
+    EXPECT_TRUE(job.leftovers().empty());
+}
+
 TEST(BtlShm, BadValuesAreRefusedNamingTheParameter)
 {
     const std::vector<std::pair<shmtest::Params, std::string>> cases = {
