@@ -19,14 +19,15 @@ namespace tessera::ompi::btl_shm {
 
 /* btl_shm_single_copy: how a receiver may read a large message. auto and cma both read the sender's
  * buffer with process_vm_readv (cross-memory attach) where the kernel allows it; cma also warns when
- * it does not. none moves everything through the rings (copy-in, copy-out). */
+ * it does not. none moves everything through the fragments (copy-in, copy-out). */
 enum SingleCopy { kSingleCopyAuto = 0, kSingleCopyCma = 1, kSingleCopyNone = 2 };
 
 /* Parameters (btl_shm_*); defaults, chosen by measurement on the 2-core VMs (docs/btl-shm.md), and
  * ranges are in the rows of register_params. */
 struct Params {
-    mca_btl_base_common_params_t common; /* max_send_size: one slot's fragment, pml header included */
-    unsigned fifo_depth;                 /* slots per (sender, receiver) ring */
+    mca_btl_base_common_params_t common; /* max_send_size: one fragment, pml header included */
+    unsigned fifo_depth;                 /* cells in each local rank's receive queue */
+    unsigned fragments;                  /* fragments in each local rank's pool */
     int single_copy;                     /* SingleCopy, offered; the pml uses it for exchanges (pml_single_copy) */
     std::size_t get_limit;               /* bytes per btl_get call; 0: any */
     double peer_check_interval;          /* s between liveness checks of silent peers; 0: never */

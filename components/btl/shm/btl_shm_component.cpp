@@ -40,8 +40,8 @@ int register_params(const mca_base_component_t *)
                         "Largest message (bytes, pml header included) sent in one fragment to a peer on this host",
                         MCA_INFO_LVL_4},
         .max_send_size = {"32k", "64", "64M",
-                          "Bytes of one fragment (a ring slot, pml header included); large messages are cut into "
-                          "fragments of this size, copied in and out on two cores at once",
+                          "Bytes of one fragment (pml header included); large messages are cut into fragments of "
+                          "this size, copied in and out on two cores at once",
                           MCA_INFO_LVL_4},
         .latency = {"200", nullptr, nullptr,
                     "One-way latency estimate of a small fragment, ns (orders the modules reaching a peer)",
@@ -53,15 +53,19 @@ int register_params(const mca_base_component_t *)
         return rc;
     }
     const mca_var_row_t rows[] = {
-        {"fifo_depth", MCA_VAR_TYPE_UNSIGNED, "32", "2", "65536",
-         "Slots in each ring from one rank of a host to another (the segment holds one ring per ordered pair of "
-         "local ranks)",
+        {"fifo_depth", MCA_VAR_TYPE_UNSIGNED, "256", "2", "1048576",
+         "Cells (64 bytes each) in each local rank's receive queue, which every other rank of the host sends "
+         "into; a full queue makes senders wait",
          MCA_INFO_LVL_4, nullptr, &params.fifo_depth},
+        {"fragments", MCA_VAR_TYPE_UNSIGNED, "32", "2", "65536",
+         "Fragments of btl_shm_max_send_size bytes in each local rank's send pool, shared by all its peers on the "
+         "host: as many fragments of one stream can be in flight",
+         MCA_INFO_LVL_4, nullptr, &params.fragments},
         {"single_copy", MCA_VAR_TYPE_ENUM, "auto", nullptr, nullptr,
          "How a receiver may read a large message: auto (process_vm_readv from the sender's buffer where the kernel "
-         "allows it), cma (the same, warning where it is refused) or none (copy-in/copy-out through the rings only). "
+         "allows it), cma (the same, warning where it is refused) or none (copy-in/copy-out through the fragments only). "
          "Which messages use it is the pml's choice (pml_single_copy: by default large ones when the sender or the "
-         "receiver waits for its CPU; while both run, one-way transfers stream faster through the rings)",
+         "receiver waits for its CPU; while both run, one-way transfers stream faster through the fragments)",
          MCA_INFO_LVL_4, single_copy_values, &params.single_copy},
         {"get_limit", MCA_VAR_TYPE_SIZE, "0", nullptr, nullptr,
          "Largest single-copy read (bytes) the pml asks for at once (0: any)", MCA_INFO_LVL_5, nullptr,
@@ -84,6 +88,11 @@ int query(void **module, int *priority)
     *module = nullptr;
     *priority = kPriority;
     return TESSERA_SUCCESS;
+}
+
+Shape shape(const tessera_job_info_t *job)
+{
+    return Shape{job->local_size, params.fifo_depth, params.fragments, params.common.max_send_size};
 }
 
 void drop_segment()
@@ -113,13 +122,19 @@ mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
     if (job->local_rank == 0) {
         segment = new Segment();
         std::string error;
-        if (!segment->create(name, job->local_size, params.fifo_depth, params.common.max_send_size, &error)) {
+        const bool made = segment->create(name, shape(job), &error);
+        if (!made) {
             tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
+        }
+        if (!segment->mapped()) {
             drop_segment();
             return nullptr;
         }
         segment->count_in();
         attach_tried = true;
+        if (!made) {
+            return nullptr; /* the unusable segment stays mapped until close: the others learn from it */
+        }
     }
     /* Different in every process, so that reading the right value proves which process was read. */
     probe_word = 0x9e3779b97f4a7c15ull ^ (uint64_t(getpid()) << 17) ^ uint64_t(job->jobid);
@@ -154,8 +169,10 @@ Segment *attached_segment()
         segment = new Segment();
         std::string error;
         if (job == nullptr ||
-            !segment->attach(segment_name_buf, job->local_size, params.fifo_depth, params.common.max_send_size, &error)) {
-            tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
+            !segment->attach(segment_name_buf, shape(job), &error)) {
+            if (!error.empty()) {
+                tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
+            }
             delete segment;
             segment = nullptr;
         } else {

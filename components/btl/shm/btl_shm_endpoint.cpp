@@ -68,18 +68,15 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
             if (segment == nullptr && (segment = attached_segment()) == nullptr) {
                 return TESSERA_SUCCESS; /* reported: no peer is reachable through shm */
             }
-            state->segment = segment;
+            if (state->segment == nullptr) {
+                state->own = segment->region(state->me);
+                state->segment = segment;
+            }
             auto e = std::make_unique<Endpoint>(Endpoint{
                 .proc = p,
                 .local_rank = card.local_rank,
                 .pid = card.pid,
-                .out = segment->ring(state->me, card.local_rank),
-                .head = 0,
-                .tail_seen = 0,
-                .out_index = 0,
-                .in = segment->ring(card.local_rank, state->me),
-                .in_tail = 0,
-                .in_index = 0,
+                .peer = segment->region(card.local_rank),
                 .pidfd = open_pidfd(card.pid),
                 .cma = false,
                 .gone = false,
@@ -87,6 +84,7 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
             if (params.single_copy != kSingleCopyNone) {
                 e->cma = probe_single_copy(btl, state, e.get(), card);
             }
+            state->removed[card.local_rank] = 0;
             slot = std::move(e);
             state->polled.push_back(slot.get());
         }
@@ -115,6 +113,7 @@ int del_procs(mca_btl_base_module_t *, size_t nprocs, tessera_proc_t *const *, m
         if (e->pidfd >= 0) {
             close(e->pidfd);
         }
+        state->removed[e->local_rank] = 1;
         state->by_local_rank[e->local_rank].reset();
     }
     rebuild_watch(state);
@@ -139,6 +138,21 @@ void peer_gone(mca_btl_base_module_t *btl, Endpoint *e, const char *why)
         return;
     }
     e->gone = true;
+    /* What it had not delivered it never will: the fragments go back to the pool, which the other
+     * peers share. */
+    ModuleState *state = module_state();
+    if (state != nullptr && state->segment != nullptr) {
+        std::unique_lock<std::mutex> lock(state->send_lock, std::defer_lock);
+        if (state->threaded) {
+            lock.lock(); /* a sender may be taking one of them for another peer */
+        }
+        for (uint32_t i = 0; i < state->fragments; ++i) {
+            FragHeader *f = Segment::fragment(state->own, state->stride, i);
+            if (f->receiver == e->local_rank && f->busy.load(std::memory_order_acquire) != 0) {
+                f->busy.store(0, std::memory_order_relaxed);
+            }
+        }
+    }
     const std::string text = "local rank " + std::to_string(e->local_rank) + " (pid " + std::to_string(e->pid) +
                              ") " + why;
     mca_btl_base_report_error(btl, e->proc, TESSERA_ERR_UNREACH, text.c_str());

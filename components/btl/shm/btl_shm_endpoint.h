@@ -1,7 +1,7 @@
 /*
- * btl shm: the per-peer state (an endpoint) and the module's state. Everything a fragment's path
- * touches in this process sits here, next to the peer: ring positions are kept locally, so that the
- * shared memory is touched only for the slot itself and, when the ring looks full, the peer's tail.
+ * btl shm: the per-peer state (an endpoint) and the module's state. Positions that only this process
+ * moves (its own queue's head, the pool's cursor) are kept here, so that the shared memory is touched
+ * only for the cell, the fragment and, when sending, the peer's queue position.
  */
 #ifndef TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_ENDPOINT_H
 #define TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_ENDPOINT_H
@@ -24,16 +24,7 @@ struct Endpoint {
     uint32_t local_rank;
     int32_t pid;
 
-    /* This process -> the peer. */
-    RingView out;
-    uint64_t head;      /* fragments sent */
-    uint64_t tail_seen; /* the peer's tail when last read */
-    uint32_t out_index; /* head modulo fifo_depth */
-
-    /* The peer -> this process. */
-    RingView in;
-    uint64_t in_tail;  /* fragments consumed */
-    uint32_t in_index; /* in_tail modulo fifo_depth */
+    RegionView peer; /* the peer's queue takes what this process sends; its pool holds what it sends here */
 
     int pidfd;          /* readable once the peer exited; -1: watched with kill(pid, 0) */
     bool cma;           /* process_vm_readv of the peer's memory works */
@@ -43,14 +34,20 @@ struct Endpoint {
 struct ModuleState {
     uint32_t me = 0;
     uint32_t local_size = 0;
-    uint32_t depth = 0;
-    uint64_t stride = 0;
+    uint32_t depth = 0;     /* cells per receive queue */
+    uint32_t fragments = 0; /* fragments per pool */
+    uint64_t stride = 0;    /* bytes from one fragment to the next */
     uint64_t max_fragment = 0;
     Segment *segment = nullptr;
+    RegionView own{};       /* this process's queue and pool */
+    uint64_t queue_head = 0; /* cells of the own queue delivered */
+    uint32_t cursor = 0;     /* where the search for a free fragment of the own pool starts */
     std::vector<std::unique_ptr<Endpoint>> by_local_rank;
-    std::vector<Endpoint *> polled; /* the peers added, in the order progress polls them */
+    std::vector<Endpoint *> polled; /* the peers added, in the order liveness checks go */
+    std::vector<uint8_t> removed;   /* by local rank: del_procs let it go; what it still sends is dropped */
 
-    /* MPI_THREAD_MULTIPLE only: one sender per ring at a time, one thread in progress. */
+    /* MPI_THREAD_MULTIPLE only: one sender at a time (the pool has one owner, and a sender's cells must
+     * enter a queue in its order), one thread in progress. */
     bool threaded = false;
     std::mutex send_lock;
     std::atomic<bool> progressing{false};
@@ -76,7 +73,7 @@ void release_endpoints(ModuleState *state);
 /* Called from progress when nothing arrived: every btl_shm_peer_check_interval, looks whether
  * a peer exited and reports each one once. */
 void check_peers(mca_btl_base_module_t *btl, ModuleState *state);
-/* Marks the peer gone and reports it (once). */
+/* Marks the peer gone and reports it (once); takes back the fragments it will never free. */
 void peer_gone(mca_btl_base_module_t *btl, Endpoint *e, const char *why);
 
 /* Single copy (btl_shm_single_copy.cpp): whether process_vm_readv of this peer works, tried on the

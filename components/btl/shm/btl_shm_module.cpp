@@ -1,11 +1,13 @@
 /*
- * btl shm: the module — send copies a fragment into the next slot of the ring to the peer, progress
- * hands each published slot of the incoming rings to the receive callback in place and frees it after.
+ * btl shm: the module — send copies a short fragment into a cell of the peer's queue, a longer one into
+ * a fragment of the own pool that a cell points to; progress hands each published cell of the own queue
+ * to the receive callback in place and frees cell and fragment after.
  */
 #include <cstring>
 #include <mutex>
 
 #include "components/btl/shm/btl_shm_endpoint.h"
+#include "components/btl/shm/btl_shm_queue.h"
 
 namespace tessera::ompi::btl_shm {
 namespace {
@@ -19,27 +21,72 @@ constexpr uint32_t kIdlePassesPerClockRead = 1024;
 ModuleState *state = nullptr;
 mca_btl_base_module_t module;
 
+/* A free fragment of the own pool, marked busy for `receiver`; null when every one is still held. Only
+ * this process allocates from its pool, so finding one free needs no read-modify-write. */
+FragHeader *take_fragment(ModuleState *s, uint32_t receiver, uint32_t *index)
+{
+    for (uint32_t n = 0; n < s->fragments; ++n) {
+        const uint32_t i = s->cursor;
+        if (++s->cursor == s->fragments) {
+            s->cursor = 0;
+        }
+        FragHeader *f = Segment::fragment(s->own, s->stride, i);
+        /* Acquire: the receiver's reads of the fragment are done before it is written again. */
+        if (f->busy.load(std::memory_order_acquire) == 0) {
+            f->busy.store(1, std::memory_order_relaxed);
+            f->receiver = receiver;
+            *index = i;
+            return f;
+        }
+    }
+    return nullptr;
+}
+
+void gather(char *to, const mca_btl_base_segment_t *segments, size_t segment_count)
+{
+    for (size_t i = 0; i < segment_count; ++i) {
+        std::memcpy(to, segments[i].seg_addr, segments[i].seg_len);
+        to += segments[i].seg_len;
+    }
+}
+
 int copy_in(ModuleState *s, Endpoint *e, mca_btl_base_tag_t tag, const mca_btl_base_segment_t *segments,
             size_t segment_count, size_t total)
 {
-    if (e->head - e->tail_seen >= s->depth) {
-        e->tail_seen = e->out.tail->tail.load(std::memory_order_acquire);
-        if (e->head - e->tail_seen >= s->depth) {
+    uint64_t position = 0;
+    if (total <= kInlineBytes) {
+        Cell *cell = queue_claim(e->peer, s->depth, &position);
+        if (cell == nullptr) {
             return TESSERA_ERR_OUT_OF_RESOURCE;
         }
+        gather(reinterpret_cast<char *>(cell->data), segments, segment_count);
+        cell->length = static_cast<uint32_t>(total);
+        cell->sender = static_cast<uint16_t>(s->me);
+        cell->tag = tag;
+        queue_publish(cell, position, s->depth);
+        return MCA_BTL_SEND_COMPLETE;
     }
-    SlotHeader *slot = Segment::slot(e->out, s->stride, e->out_index);
-    auto *payload = reinterpret_cast<char *>(slot + 1);
-    for (size_t i = 0; i < segment_count; ++i) {
-        std::memcpy(payload, segments[i].seg_addr, segments[i].seg_len);
-        payload += segments[i].seg_len;
+    if (!queue_has_room(e->peer, s->depth)) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
     }
-    slot->length = static_cast<uint32_t>(total);
-    slot->tag = tag;
-    slot->seq.store(++e->head, std::memory_order_release);
-    if (++e->out_index == s->depth) {
-        e->out_index = 0;
+    uint32_t index = 0;
+    FragHeader *frag = take_fragment(s, e->local_rank, &index);
+    if (frag == nullptr) {
+        return TESSERA_ERR_OUT_OF_RESOURCE;
     }
+    /* Copied before the position is claimed: a sender descheduled between claim and publish holds up
+     * every cell behind its own, so that window is kept to a few stores. */
+    gather(reinterpret_cast<char *>(frag + 1), segments, segment_count);
+    Cell *cell = queue_claim(e->peer, s->depth, &position);
+    if (cell == nullptr) {
+        frag->busy.store(0, std::memory_order_relaxed); /* another sender took the last cell; retried */
+        return TESSERA_ERR_OUT_OF_RESOURCE;
+    }
+    cell->fragment = index;
+    cell->length = static_cast<uint32_t>(total);
+    cell->sender = static_cast<uint16_t>(s->me);
+    cell->tag = tag;
+    queue_publish(cell, position, s->depth);
     return MCA_BTL_SEND_COMPLETE;
 }
 
@@ -67,25 +114,44 @@ int send(mca_btl_base_module_t *, mca_btl_base_endpoint_t *endpoint, mca_btl_bas
     return copy_in(state, e, tag, segments, segment_count, total);
 }
 
-/* Delivers what arrived from one peer, at most a ring's worth, so that a peer that keeps sending
+/* Delivers what arrived in the own queue, at most a queue's worth, so that senders that keep sending
  * cannot keep this call from returning. */
-int drain(mca_btl_base_module_t *btl, ModuleState *s, Endpoint *e)
+int drain(mca_btl_base_module_t *btl, ModuleState *s)
 {
     int events = 0;
     for (uint32_t n = 0; n < s->depth; ++n) {
-        const SlotHeader *slot = Segment::slot(e->in, s->stride, e->in_index);
-        if (slot->seq.load(std::memory_order_acquire) != e->in_tail + 1) {
+        Cell *cell = queue_peek(s->own, s->depth, s->queue_head);
+        if (cell == nullptr) {
             break;
         }
-        const mca_btl_base_segment_t segment{slot + 1, slot->length};
-        const mca_btl_base_recv_desc_t desc{reinterpret_cast<mca_btl_base_endpoint_t *>(e), e->proc, &segment, 1,
-                                            slot->tag};
-        mca_btl_base_deliver(btl, &desc);
-        if (++e->in_index == s->depth) {
-            e->in_index = 0;
+        Endpoint *e = cell->sender < s->local_size ? s->by_local_rank[cell->sender].get() : nullptr;
+        if (e == nullptr && cell->sender < s->local_size && s->removed[cell->sender]) {
+            /* Sent before this process let the peer go: nobody takes it, but the queue must move on. */
+            if (cell->length > kInlineBytes) {
+                Segment::fragment(s->segment->region(cell->sender), s->stride, cell->fragment)
+                    ->busy.store(0, std::memory_order_release);
+            }
+            queue_free(cell, s->queue_head++, s->depth);
+            continue;
         }
-        /* The slot is the sender's again only now that the callback is done with it. */
-        e->in.tail->tail.store(++e->in_tail, std::memory_order_release);
+        if (e == nullptr) {
+            break; /* a peer this process has not added yet: its cells wait, in order, until it has */
+        }
+        FragHeader *frag = nullptr;
+        const void *data = cell->data;
+        if (cell->length > kInlineBytes) {
+            frag = Segment::fragment(e->peer, s->stride, cell->fragment);
+            data = frag + 1;
+        }
+        const mca_btl_base_segment_t segment{const_cast<void *>(data), cell->length};
+        const mca_btl_base_recv_desc_t desc{reinterpret_cast<mca_btl_base_endpoint_t *>(e), e->proc, &segment, 1,
+                                            cell->tag};
+        mca_btl_base_deliver(btl, &desc);
+        /* The fragment and the cell are the sender's again only now that the callback is done. */
+        if (frag != nullptr) {
+            frag->busy.store(0, std::memory_order_release);
+        }
+        queue_free(cell, s->queue_head++, s->depth);
         ++events;
     }
     return events;
@@ -94,7 +160,10 @@ int drain(mca_btl_base_module_t *btl, ModuleState *s, Endpoint *e)
 int progress(mca_btl_base_module_t *btl)
 {
     ModuleState *s = state;
-    /* Also keeps a receive callback that progresses from delivering its own slot a second time. */
+    if (s->segment == nullptr) {
+        return 0; /* no peer added yet: the own queue is not mapped */
+    }
+    /* Also keeps a receive callback that progresses from delivering its own cell a second time. */
     if (s->threaded) {
         if (s->progressing.exchange(true, std::memory_order_acquire)) {
             return 0;
@@ -105,10 +174,7 @@ int progress(mca_btl_base_module_t *btl)
         }
         s->progressing.store(true, std::memory_order_relaxed);
     }
-    int events = 0;
-    for (Endpoint *e : s->polled) {
-        events += drain(btl, s, e);
-    }
+    const int events = drain(btl, s);
     if (events == 0 && params.peer_check_interval > 0 && ++s->idle_passes >= kIdlePassesPerClockRead) {
         s->idle_passes = 0;
         check_peers(btl, s);
@@ -139,9 +205,11 @@ mca_btl_base_module_t *module_create(uint32_t local_rank, uint32_t local_size, b
     state->me = local_rank;
     state->local_size = local_size;
     state->depth = params.fifo_depth;
+    state->fragments = params.fragments;
     state->max_fragment = params.common.max_send_size;
-    state->stride = (sizeof(SlotHeader) + params.common.max_send_size + kCacheLine - 1) & ~uint64_t{kCacheLine - 1};
+    state->stride = (sizeof(FragHeader) + params.common.max_send_size + kCacheLine - 1) & ~uint64_t{kCacheLine - 1};
     state->by_local_rank.resize(local_size);
+    state->removed.assign(local_size, 0);
     state->threaded = threaded;
     const bool single_copy = params.single_copy != kSingleCopyNone;
     module = mca_btl_base_module_t{

@@ -2,6 +2,7 @@
 #include "components/btl/shm/btl_shm_segment.h"
 
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 
 #include <new>
 
@@ -11,7 +12,7 @@ namespace tessera::ompi::btl_shm {
 
 namespace {
 
-constexpr uint64_t kMagic = 0x74657373736d3032ull; /* "tessshm02": layout version in the last digits */
+constexpr uint64_t kMagic = 0x74657373736d3033ull; /* "tessshm03": layout version in the last digits */
 
 uint64_t round_up(uint64_t n)
 {
@@ -19,54 +20,96 @@ uint64_t round_up(uint64_t n)
 }
 
 struct Geometry {
-    uint64_t slot_stride;
-    uint64_t ring_stride;
+    uint64_t frag_stride;
+    uint64_t region_stride;
     uint64_t bytes;
 };
 
-Geometry geometry(uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment)
+Geometry geometry(const Shape &s)
 {
     Geometry g{};
-    g.slot_stride = round_up(sizeof(SlotHeader) + max_fragment);
-    g.ring_stride = sizeof(RingTail) + g.slot_stride * fifo_depth;
-    const uint64_t rings = uint64_t{local_size} * (local_size - 1);
-    g.bytes = round_up(sizeof(SegmentHeader)) + g.ring_stride * rings;
+    g.frag_stride = round_up(sizeof(FragHeader) + s.max_fragment);
+    g.region_stride = sizeof(QueuePosition) + sizeof(Cell) * uint64_t{s.fifo_depth} + g.frag_stride * s.fragments;
+    g.bytes = round_up(sizeof(SegmentHeader)) + g.region_stride * s.local_size;
     return g;
 }
 
+/* Bytes an unprivileged process may still take in /dev/shm; -1 when statvfs fails. */
+int64_t shm_free_bytes()
+{
+    struct statvfs vfs {};
+    if (statvfs("/dev/shm", &vfs) != 0) {
+        return -1;
+    }
+    return static_cast<int64_t>(vfs.f_bavail) * static_cast<int64_t>(vfs.f_frsize);
+}
+
+std::string too_small(const std::string &name, const Shape &s, uint64_t bytes, int64_t free_bytes)
+{
+    return "the host segment /dev/shm" + name + " needs " + std::to_string(bytes) + " bytes (" +
+           std::to_string(s.local_size) + " local ranks x (btl_shm_fragments " + std::to_string(s.fragments) +
+           " x btl_shm_max_send_size " + std::to_string(s.max_fragment) + " + btl_shm_fifo_depth " +
+           std::to_string(s.fifo_depth) + " x 64)) but /dev/shm has " +
+           (free_bytes < 0 ? std::string("an unknown number of") : std::to_string(free_bytes)) +
+           " bytes free: lower btl_shm_fragments, btl_shm_max_send_size or btl_shm_fifo_depth, or give /dev/shm "
+           "more room (docker run --shm-size); shm is not used on this host";
+}
+
 } // namespace
+
+uint64_t segment_bytes(const Shape &shape)
+{
+    return geometry(shape).bytes;
+}
 
 std::string segment_name(uint32_t jobid, uint32_t node_id)
 {
     return "/tessera-" + std::to_string(jobid) + "-shm-" + std::to_string(node_id);
 }
 
-bool Segment::create(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
-                     std::string *error)
+bool Segment::create(const std::string &name, const Shape &shape, std::string *error)
 {
-    const Geometry g = geometry(local_size, fifo_depth, max_fragment);
-    if (!file_.create(name, g.bytes, "local ranks squared times btl_shm_fifo_depth times btl_shm_max_send_size",
-                      error)) {
-        return false;
+    const Geometry g = geometry(shape);
+    /* Checked before posix_fallocate: on tmpfs a reservation larger than what is free but smaller than
+     * the file system fills it page by page before it fails. */
+    const int64_t free_bytes = shm_free_bytes();
+    std::string why;
+    bool made = false;
+    if (free_bytes >= 0 && g.bytes > static_cast<uint64_t>(free_bytes)) {
+        why = too_small(name, shape, g.bytes, free_bytes);
+    } else if (!file_.create(name, g.bytes, "local ranks x (btl_shm_fragments x btl_shm_max_send_size + "
+                                            "btl_shm_fifo_depth x 64)", error)) {
+        why = *error + "; " + too_small(name, shape, g.bytes, shm_free_bytes());
+    } else {
+        made = true;
     }
-    /* The file starts zeroed: every tail and sequence number is already 0. */
+    if (!made) {
+        *error = why;
+        /* A header alone tells the other ranks that this one reported it. */
+        std::string ignored;
+        if (!file_.create(name, round_up(sizeof(SegmentHeader)), "the header of an unusable segment", &ignored)) {
+            return false;
+        }
+    }
+    /* The file starts zeroed: every queue is empty and every fragment free. */
     header_ = new (file_.base()) SegmentHeader{};
-    header_->local_size = local_size;
-    header_->fifo_depth = fifo_depth;
-    header_->max_fragment = max_fragment;
-    header_->slot_stride = g.slot_stride;
-    header_->ring_stride = g.ring_stride;
-    header_->bytes = g.bytes;
+    header_->local_size = shape.local_size;
+    header_->fifo_depth = shape.fifo_depth;
+    header_->fragments = shape.fragments;
+    header_->unusable = made ? 0 : 1;
+    header_->max_fragment = shape.max_fragment;
+    header_->frag_stride = g.frag_stride;
+    header_->region_stride = g.region_stride;
+    header_->bytes = made ? g.bytes : round_up(sizeof(SegmentHeader));
     header_->attached.store(0, std::memory_order_relaxed);
     /* Written last: a rank that maps the segment trusts the header once it sees the magic, and the
      * fence between creation and the others' attach orders the two. */
     std::atomic_ref<uint64_t>(header_->magic).store(kMagic, std::memory_order_release);
     name_ = name;
-    return true;
+    return made;
 }
 
-bool Segment::attach(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
-                     std::string *error)
+bool Segment::attach(const std::string &name, const Shape &shape, std::string *error)
 {
     if (!file_.open(name, "local rank 0 of the host creates it", error)) {
         return false;
@@ -77,16 +120,28 @@ bool Segment::attach(const std::string &name, uint32_t local_size, uint32_t fifo
         return false;
     }
     header_ = static_cast<SegmentHeader *>(file_.base());
-    const Geometry g = geometry(local_size, fifo_depth, max_fragment);
+    const Geometry g = geometry(shape);
     if (std::atomic_ref<uint64_t>(header_->magic).load(std::memory_order_acquire) != kMagic ||
-        header_->bytes != file_.bytes() || header_->local_size != local_size) {
+        header_->bytes != file_.bytes() || header_->local_size != shape.local_size) {
         *error = "the segment /dev/shm" + name + " was not made by this job's local rank 0 (or by another "
                  "version of Tessera)";
-    } else if (header_->max_fragment != max_fragment || header_->fifo_depth != fifo_depth ||
-               header_->bytes != g.bytes) {
-        *error = "btl_shm_max_send_size and btl_shm_fifo_depth are " + std::to_string(max_fragment) + " and " +
-                 std::to_string(fifo_depth) + " here but " + std::to_string(header_->max_fragment) + " and " +
-                 std::to_string(header_->fifo_depth) + " in local rank 0: every rank of a host must use the same values";
+    } else if (header_->unusable != 0) {
+        /* Rank 0 said why. Counting in removes the name once every rank has looked; rank 0, which keeps
+         * it mapped until it closes, removes it then if some rank never came. */
+        error->clear();
+        name_ = name;
+        count_in();
+        counted_ = false;
+        file_.unmap();
+        header_ = nullptr;
+        return false;
+    } else if (header_->max_fragment != shape.max_fragment || header_->fifo_depth != shape.fifo_depth ||
+               header_->fragments != shape.fragments || header_->bytes != g.bytes) {
+        *error = "btl_shm_max_send_size, btl_shm_fifo_depth and btl_shm_fragments are " +
+                 std::to_string(shape.max_fragment) + ", " + std::to_string(shape.fifo_depth) + " and " +
+                 std::to_string(shape.fragments) + " here but " + std::to_string(header_->max_fragment) + ", " +
+                 std::to_string(header_->fifo_depth) + " and " + std::to_string(header_->fragments) +
+                 " in local rank 0: every rank of a host must use the same values";
     } else {
         name_ = name;
         return true;
@@ -120,14 +175,13 @@ void Segment::release()
     counted_ = false;
 }
 
-RingView Segment::ring(uint32_t from, uint32_t to) const
+RegionView Segment::region(uint32_t local_rank) const
 {
-    /* Rings to oneself are not stored: (from, to) is number from * (n - 1) + to, less one past the
-     * diagonal. */
-    const uint64_t n = header_->local_size;
-    const uint64_t index = from * (n - 1) + (to < from ? to : to - 1);
-    char *ring = reinterpret_cast<char *>(header_) + round_up(sizeof(SegmentHeader)) + header_->ring_stride * index;
-    return RingView{reinterpret_cast<RingTail *>(ring), ring + sizeof(RingTail)};
+    char *base = reinterpret_cast<char *>(header_) + round_up(sizeof(SegmentHeader)) +
+                 header_->region_stride * local_rank;
+    auto *position = reinterpret_cast<QueuePosition *>(base);
+    auto *cells = reinterpret_cast<Cell *>(base + sizeof(QueuePosition));
+    return RegionView{position, cells, reinterpret_cast<char *>(cells + header_->fifo_depth)};
 }
 
 } // namespace tessera::ompi::btl_shm

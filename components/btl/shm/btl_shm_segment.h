@@ -1,13 +1,12 @@
 /*
- * btl shm: the host's shared segment and its layout. One ring per ordered pair of distinct local
- * ranks (sender, receiver). The sender alone writes a ring's slots, the receiver alone its tail, so a
- * ring needs no lock and no read-modify-write: the sender publishes a slot with a store-release of its
- * sequence number, the receiver frees it with a store-release of the tail.
+ * btl shm: the host's shared segment and its layout. Each local rank owns one region: a receive queue
+ * that every other local rank may append to, and a pool of fragments that only the owner fills as a
+ * sender. Memory is therefore linear in the local ranks (docs/btl-shm.md).
  *
  *   header (one cache line)
- *   ring (0 -> 1), ring (0 -> 2), ..., ring (1 -> 0), ring (1 -> 2), ...
- *   ring: tail line, then fifo_depth slots of slot_stride bytes
- *   slot: SlotHeader (16 bytes), then the fragment (up to max_fragment bytes)
+ *   region of local rank 0, region of local rank 1, ...
+ *   region: queue position line, fifo_depth cells of 64 bytes, fragments x frag_stride bytes
+ *   fragment: FragHeader (16 bytes), then up to max_fragment bytes
  */
 #ifndef TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_SEGMENT_H
 #define TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_SEGMENT_H
@@ -23,38 +22,69 @@ namespace tessera::ompi::btl_shm {
 
 inline constexpr std::size_t kCacheLine = 64;
 
-/* A slot holds the n-th fragment of its ring when seq == n + 1. The signal shares its cache line with
- * the first 48 bytes of the fragment, so a short message crosses cores as one line. */
-struct SlotHeader {
+/* Bytes of a fragment carried in the queue cell itself. A short message (pml header of 40 bytes and 8
+ * bytes of data) then crosses cores as one cache line, signal included. */
+inline constexpr uint32_t kInlineBytes = 48;
+
+/* One entry of a receive queue. For position p (lap p / fifo_depth) the cell is free when
+ * seq == 2 * lap and published when seq == 2 * lap + 1; the zeroed file is an empty queue. */
+struct alignas(kCacheLine) Cell {
     std::atomic<uint64_t> seq;
     uint32_t length;
+    uint16_t sender; /* local rank */
     uint8_t tag;
-    uint8_t reserved[3];
+    uint8_t reserved;
+    union {
+        unsigned char data[kInlineBytes]; /* length <= kInlineBytes */
+        uint32_t fragment;                /* otherwise: index in the sender's pool */
+    };
 };
-static_assert(sizeof(SlotHeader) == 16);
+static_assert(sizeof(Cell) == kCacheLine);
 
-/* Fragments the receiver has consumed; the sender reads it only when its cached copy says full. */
-struct alignas(kCacheLine) RingTail {
-    std::atomic<uint64_t> tail;
+/* The next position a sender may claim; senders take it with a compare-exchange. */
+struct alignas(kCacheLine) QueuePosition {
+    std::atomic<uint64_t> next;
 };
-static_assert(sizeof(RingTail) == kCacheLine);
+static_assert(sizeof(QueuePosition) == kCacheLine);
+
+/* busy: 0 while the owner may fill it, 1 from the send until the receiver has delivered it. */
+struct FragHeader {
+    std::atomic<uint32_t> busy;
+    uint32_t receiver; /* local rank; lets the owner take back what a receiver that died never freed */
+    uint64_t reserved;
+};
+static_assert(sizeof(FragHeader) == 16);
+
+/* What shapes the segment; every local rank must use the same values. */
+struct Shape {
+    uint32_t local_size;
+    uint32_t fifo_depth;
+    uint32_t fragments;
+    uint64_t max_fragment; /* btl_shm_max_send_size */
+};
 
 struct alignas(kCacheLine) SegmentHeader {
     uint64_t magic;
     uint32_t local_size;
     uint32_t fifo_depth;
-    uint64_t max_fragment; /* btl_shm_max_send_size of the creator */
-    uint64_t slot_stride;
-    uint64_t ring_stride;
+    uint32_t fragments;
+    uint32_t unusable; /* 1: local rank 0 could not reserve the memory and said so; the others stay quiet */
+    uint64_t max_fragment;
+    uint64_t frag_stride;
+    uint64_t region_stride;
     uint64_t bytes;
     std::atomic<uint32_t> attached; /* local ranks that mapped it; the last one removes the name */
 };
 
-/* One side of a ring, as a process sees it through its own mapping. */
-struct RingView {
-    RingTail *tail;
-    char *slots;
+/* One rank's region, as a process sees it through its own mapping. */
+struct RegionView {
+    QueuePosition *position;
+    Cell *cells;
+    char *fragments;
 };
+
+/* Bytes the segment takes for this shape. */
+uint64_t segment_bytes(const Shape &shape);
 
 class Segment {
 public:
@@ -64,13 +94,13 @@ public:
     ~Segment() { release(); }
 
     /* Local rank 0, before the fence: creates, sizes (the memory is reserved now, so that a full
-     * /dev/shm is an error here and not a SIGBUS later) and maps the segment. */
-    bool create(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
-                std::string *error);
+     * /dev/shm is an error here and not a SIGBUS later) and maps the segment. When the memory cannot
+     * be had, *error says how much is needed, how much /dev/shm has and what shrinks it, and a
+     * header-only segment marked unusable is left for the other ranks, so that only this rank speaks. */
+    bool create(const std::string &name, const Shape &shape, std::string *error);
     /* The other local ranks, after the fence: map what rank 0 made and check it was made for the
-     * same job size and the same ring parameters. */
-    bool attach(const std::string &name, uint32_t local_size, uint32_t fifo_depth, uint64_t max_fragment,
-                std::string *error);
+     * same job size and the same parameters. False with an empty *error: rank 0 already reported. */
+    bool attach(const std::string &name, const Shape &shape, std::string *error);
     /* Counts this process in; the last of the host's ranks removes the name, so that nothing is left
      * in /dev/shm whatever happens to the ranks later. */
     void count_in();
@@ -79,10 +109,10 @@ public:
 
     bool mapped() const { return header_ != nullptr; }
     const SegmentHeader &header() const { return *header_; }
-    RingView ring(uint32_t from, uint32_t to) const;
-    static SlotHeader *slot(const RingView &ring, uint64_t stride, uint32_t index)
+    RegionView region(uint32_t local_rank) const;
+    static FragHeader *fragment(const RegionView &region, uint64_t stride, uint32_t index)
     {
-        return reinterpret_cast<SlotHeader *>(ring.slots + stride * index);
+        return reinterpret_cast<FragHeader *>(region.fragments + stride * index);
     }
 
 private:

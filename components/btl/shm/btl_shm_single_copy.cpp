@@ -34,7 +34,7 @@ void refused(mca_btl_base_module_t *btl, ModuleState *state, Endpoint *e, int er
                              "btl shm: btl_shm_single_copy=cma, but the kernel refuses process_vm_readv of local "
                              "rank " + std::to_string(e->local_rank) + " (pid " + std::to_string(e->pid) +
                                  "): " + std::strerror(err) +
-                                 "; large messages to such peers go through the shared rings instead");
+                                 "; large messages to such peers go through the shared fragments instead");
     }
 }
 

@@ -1,12 +1,14 @@
 // btl shm between forked ranks of one host, opened through the MCA core as MPI_Init does: fragments
-// arrive complete and in order per sender, a full ring pushes back, the host segment is gone from
-// /dev/shm as soon as every rank mapped it, single copy reads a peer's memory where the kernel allows
-// it and falls back where it does not, and a peer that dies is reported once.
+// arrive complete and in order per sender (also with 16 and 32 ranks on two cores), a full queue pushes
+// back, the host segment grows linearly with the ranks and is gone from /dev/shm as soon as every rank
+// mapped it, a /dev/shm too small for it is reported once, single copy reads a peer's memory where the
+// kernel allows it and falls back where it does not, and a peer that dies is reported once.
 #include <gtest/gtest.h>
 
 #include <linux/capability.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -258,13 +260,13 @@ TEST(BtlShm, TooLargeOrNoEndpointIsRefused)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, FullRingPushesBackUntilTheReceiverProgresses)
+TEST(BtlShm, FullQueuePushesBackUntilTheReceiverProgresses)
 {
     Job job(2, {{"btl_shm_fifo_depth", "8"}});
     job.run([](Rank &r) {
         r.start();
         if (r.rank == 0) {
-            // The receiver does not progress yet: exactly a ring's worth is taken.
+            // The receiver does not progress yet: exactly a queue's worth is taken.
             uint32_t taken = 0;
             for (;; ++taken) {
                 FragHeader h{0, 0, taken, sizeof(FragHeader) + 100};
@@ -319,6 +321,101 @@ TEST(BtlShm, AllToAllOnFourRanks)
         const size_t max = r.btl->btl_max_send_size;
         exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 2000,
                  [max](uint32_t seq) { return sizeof(FragHeader) + (size_t{seq} * 4099) % (max - sizeof(FragHeader)); });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+// More ranks than cores, every pair talking at once, sizes from a few bytes (carried in the queue cell)
+// to a whole fragment: from every sender, every receiver gets each fragment once, whole and in order.
+TEST(BtlShm, ThirtyTwoRanksAllToAllKeepEveryPairsOrder)
+{
+    Job job(32);
+    job.run(
+        [](Rank &r) {
+            r.start();
+            const size_t max = r.btl->btl_max_send_size;
+            const size_t lengths[] = {sizeof(FragHeader), 48, 49, 1000, max / 2, max};
+            exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 60,
+                     [&lengths](uint32_t seq) { return lengths[seq % std::size(lengths)]; });
+        },
+        240);
+    EXPECT_JOB_OK(job);
+}
+
+// A tiny queue and pool per rank: senders wait for room all the time, and still nothing is lost,
+// duplicated or reordered.
+TEST(BtlShm, SixteenRanksThroughTinyQueuesAndPools)
+{
+    Job job(16, {{"btl_shm_fifo_depth", "2"}, {"btl_shm_fragments", "2"}, {"btl_shm_max_send_size", "4k"},
+                 {"btl_shm_eager_limit", "1k"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 100,
+                     [](uint32_t seq) { return sizeof(FragHeader) + (size_t{seq} * 977) % (4096 - sizeof(FragHeader)); });
+        },
+        240);
+    EXPECT_JOB_OK(job);
+}
+
+// The segment is one region per local rank: 16 ranks take 16 regions, not 16 x 15 rings.
+TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
+{
+    for (const uint32_t ranks : {2u, 16u}) {
+        SCOPED_TRACE(ranks);
+        Job job(ranks);
+        const std::string path = job.segment_path(0);
+        job.run([path](Rank &r) {
+            r.open();
+            r.fence();
+            if (r.rank == 0) {
+                struct stat st {};
+                SHM_CHECK(stat(path.c_str(), &st) == 0, path + " exists before the others attach");
+                // Per rank: 32 fragments of 32 KiB (each with a 64-byte header line), 256 queue cells of
+                // 64 bytes and the queue's position line; one header line for the segment.
+                const uint64_t per_rank = 32 * (32768 + 64) + 256 * 64 + 64;
+                const uint64_t expected = 64 + per_rank * r.size;
+                SHM_CHECK(static_cast<uint64_t>(st.st_size) == expected,
+                          "segment of " + std::to_string(st.st_size) + " bytes for " + std::to_string(r.size) +
+                              " ranks, expected " + std::to_string(expected));
+                SHM_CHECK(static_cast<uint64_t>(st.st_blocks) * 512 >= expected, "the memory is reserved");
+            }
+            r.barrier();
+            r.add_procs();
+            r.barrier();
+        });
+        EXPECT_JOB_OK(job);
+    }
+}
+
+// A reservation larger than /dev/shm: local rank 0 says so once, naming the bytes needed, the bytes
+// free and the parameters; the other ranks stay quiet, nobody uses shm, nothing is left behind.
+TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
+{
+    Job job(3, {{"btl_shm_fragments", "65536"}, {"btl_shm_max_send_size", "64M"}});
+    job.run([](Rank &r) {
+        tessera::mca::report_set_print(false);
+        r.open();
+        r.fence();
+        if (r.rank != 0) {
+            r.add_procs();
+        }
+        const auto errors = tessera::mca::reported(tessera::mca::Severity::Error);
+        if (r.rank == 0) {
+            SHM_CHECK(r.btl == nullptr, "no module without the memory");
+            SHM_CHECK(errors.size() == 1, std::to_string(errors.size()) + " errors");
+            const std::string &e = errors.front();
+            for (const char *needle : {"needs 13194152165632 bytes", "bytes free", "btl_shm_fragments",
+                                       "btl_shm_max_send_size", "btl_shm_fifo_depth", "/dev/shm"}) {
+                SHM_CHECK(e.find(needle) != std::string::npos, "'" + e + "' does not say " + needle);
+            }
+        } else {
+            SHM_CHECK(errors.empty(), "rank " + std::to_string(r.rank) + " also reported: " + errors.front());
+            for (mca_btl_base_endpoint_t *e : r.endpoints) {
+                SHM_CHECK(e == nullptr, "no endpoint through an unusable segment");
+            }
+        }
+        r.barrier();
     });
     EXPECT_JOB_OK(job);
 }
@@ -503,6 +600,53 @@ TEST(BtlShm, PeerThatDiesIsReportedOnce)
     EXPECT_TRUE(WIFEXITED(s[0]) && WEXITSTATUS(s[0]) == 0) << job.describe();
     EXPECT_TRUE(WIFEXITED(s[1]) && WEXITSTATUS(s[1]) == 0) << job.describe();
     EXPECT_TRUE(WIFSIGNALED(s[2]) && WTERMSIG(s[2]) == SIGKILL) << job.describe();
+    EXPECT_TRUE(job.leftovers().empty());
+}
+
+// Fragments a dead receiver never freed come back to the sender's pool, which its other peers share:
+// rank 0 fills its whole pool towards rank 2, rank 2 dies without reading, and rank 0 still streams
+// to rank 1.
+TEST(BtlShm, FragmentsHeldByAPeerThatDiesComeBack)
+{
+    Job job(3, {{"btl_shm_peer_check_interval", "0.05"}, {"btl_shm_fragments", "4"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            Inbox in;
+            mca_btl_base_register_recv(kTag, check_fragment, &in);
+            if (r.rank == 0) {
+                uint32_t taken = 0;
+                for (;; ++taken) {
+                    FragHeader h{0, 0, taken, sizeof(FragHeader) + 1000};
+                    const mca_btl_base_segment_t segs[2] = {{&h, sizeof h}, {ramp() + seed(h), 1000}};
+                    if (r.btl->btl_send(r.btl, r.endpoints[2], kTag, segs, 2, nullptr, nullptr) != MCA_BTL_SEND_COMPLETE) {
+                        break;
+                    }
+                    SHM_CHECK(taken < 100, "the pool never ran out");
+                }
+                SHM_CHECK(taken == 4, "taken " + std::to_string(taken));
+            }
+            r.barrier();
+            if (r.rank == 2) {
+                raise(SIGKILL);
+            }
+            SHM_CHECK(r.progress_until([&] { return r.errors_reported > 0; }, 20), "death of rank 2 not reported");
+            if (r.rank == 0) {
+                for (uint32_t seq = 0; seq < 200; ++seq) {
+                    SHM_CHECK(send_fragment(r, 1, 0, seq, sizeof(FragHeader) + 1000) == MCA_BTL_SEND_COMPLETE,
+                              "send to rank 1");
+                }
+            } else {
+                SHM_CHECK(r.progress_until([&] { return in.received == 200; }), std::to_string(in.received));
+                SHM_CHECK(in.problem.empty(), in.problem);
+            }
+            mca_btl_base_register_recv(kTag, nullptr, nullptr);
+        },
+        60);
+    const auto &s = job.statuses();
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_TRUE(WIFEXITED(s[0]) && WEXITSTATUS(s[0]) == 0) << job.describe();
+    EXPECT_TRUE(WIFEXITED(s[1]) && WEXITSTATUS(s[1]) == 0) << job.describe();
     EXPECT_TRUE(job.leftovers().empty());
 }
 

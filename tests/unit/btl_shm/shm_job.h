@@ -19,7 +19,7 @@
 
 namespace shmtest {
 
-inline constexpr uint32_t kMaxRanks = 8;
+inline constexpr uint32_t kMaxRanks = 32;
 inline constexpr mca_btl_base_tag_t kTag = MCA_BTL_TAG_USER + 1;
 
 // Lives in shared memory: the cards each rank put, a barrier, and words the tests share.
