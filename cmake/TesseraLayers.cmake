@@ -11,5 +11,8 @@
 # 81.6-83.0 ns a pair on the AMD EPYC of stop 19 (trace_percall.c, 6 alternations).
 function(tessera_link_layer target)
   target_link_options(${target} PRIVATE -Wl,--no-undefined -Wl,-Bsymbolic-functions)
-  set_target_properties(${target} PROPERTIES INTERPROCEDURAL_OPTIMIZATION ON)
+  # A sanitizer build is for finding bugs, not for speed: it skips the slow link-time optimization.
+  if(NOT TESSERA_SANITIZE)
+    set_target_properties(${target} PROPERTIES INTERPROCEDURAL_OPTIMIZATION ON)
+  endif()
 endfunction()

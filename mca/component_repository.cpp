@@ -288,8 +288,10 @@ std::vector<FoundComponent> find_components(const mca_base_framework_t &fw,
 
         for (const auto &[comp, path] : files) {
             if (accepted.count(comp) != 0) {
+                // Clang before 16 cannot capture a structured binding (a C++20 change it lacks).
+                const std::string &name = comp;
                 const auto first = std::find_if(found.begin(), found.end(),
-                                                [&](const FoundComponent &f) { return f.name == comp; });
+                                                [&](const FoundComponent &f) { return f.name == name; });
                 const bool is_static = (first - found.begin()) < static_cast<ptrdiff_t>(static_count);
                 record_load_error({fw.name, comp, path,
                                    is_static ? "duplicate of the static component " + std::string(fw.name) +

@@ -27,8 +27,20 @@ std::vector<std::unique_ptr<Schedule::Memory>> spare_memory;
 std::size_t spare_scratch = 0;
 std::size_t scratch_keep = std::size_t{16} << 20;
 
-/* Freed schedule objects, reused by Schedule::operator new. */
-std::vector<void *> spare_objects;
+/* Freed schedule objects, reused by Schedule::operator new; given back to the heap at exit, so that
+ * a leak checker sees nothing of ours left over. */
+struct SpareObjects : std::vector<void *> {
+    SpareObjects() = default;
+    SpareObjects(const SpareObjects &) = delete;
+    SpareObjects &operator=(const SpareObjects &) = delete;
+    ~SpareObjects()
+    {
+        for (void *p : *this) {
+            ::operator delete(p);
+        }
+    }
+};
+SpareObjects spare_objects;
 
 std::unique_ptr<Schedule::Memory> take_memory()
 {

@@ -110,10 +110,11 @@ void Matcher::finish()
                std::tie(b.time, b.sender, b.receiver, b.comm, b.tag);
     });
     for (const auto &[t, is_send] : left) {
+        // Init-captures: clang before 16 cannot capture a structured binding.
         if (is_send) {
-            warnings_.add(WarningKind::MissingReceive, [&] { return describe_send(t, clock_); });
+            warnings_.add(WarningKind::MissingReceive, [&, &t = t] { return describe_send(t, clock_); });
         } else {
-            warnings_.add(WarningKind::ReceiveWithoutSend, [&] { return describe_receive(t, clock_); });
+            warnings_.add(WarningKind::ReceiveWithoutSend, [&, &t = t] { return describe_receive(t, clock_); });
         }
     }
     queues_.clear();

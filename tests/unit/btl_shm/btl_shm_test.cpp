@@ -661,7 +661,8 @@ TEST(BtlShm, BadValuesAreRefusedNamingTheParameter)
     for (const auto &[params, name] : cases) {
         SCOPED_TRACE(name);
         Job job(2, params);
-        job.run([name](Rank &r) {
+        // An init-capture: clang before 16 cannot capture a structured binding.
+        job.run([name = name](Rank &r) {
             tessera::mca::report_set_print(false);
             r.open();
             SHM_CHECK(r.btl == nullptr, "a bad value must not give a module");

@@ -23,7 +23,7 @@ void check_compiled(const mca_dte_type_desc_t &t, jit::CodeEntry &entry, std::mt
             const std::string how = pack == entry.pack.load() ? " pack " : " paced pack ";
             std::vector<char> out(expect.size() + 16, 'x');
             pack(src.base, first, n, out.data());
-            ASSERT_EQ(0, std::memcmp(out.data(), expect.data(), expect.size())) << what << how << first << "+" << n;
+            ASSERT_TRUE(std::equal(expect.begin(), expect.end(), out.begin())) << what << how << first << "+" << n;
             ASSERT_EQ(std::string(16, 'x'), std::string(out.data() + expect.size(), 16)) << what << how << "wrote past the end";
         }
 

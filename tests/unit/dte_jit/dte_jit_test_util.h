@@ -132,14 +132,14 @@ private:
     static uint64_t packed(const std::vector<mca_dte_elem_t> &elems)
     {
         uint64_t total = 0;
-        walk(elems.data(), elems.size(), nullptr, [&](const char *, uint64_t len) { total += len; });
+        walk_offsets(elems.data(), elems.size(), 0, [&](int64_t, uint64_t len) { total += len; });
         return total;
     }
 
-public:
-    /* The reference: visits the blocks of one element in stream order, straight from dte.h's words. */
+    /* Offsets, not pointers: counting needs no buffer, and an offset added to a null pointer is
+     * undefined behaviour. */
     template <class Visit>
-    static void walk(const mca_dte_elem_t *elems, size_t n, const char *base, Visit &&visit)
+    static void walk_offsets(const mca_dte_elem_t *elems, size_t n, int64_t base, Visit &&visit)
     {
         for (size_t i = 0; i < n;) {
             const mca_dte_elem_t &e = elems[i];
@@ -149,10 +149,18 @@ public:
                 ++i;
             } else {
                 for (uint64_t k = 0; k < e.count; ++k)
-                    walk(elems + i + 1, e.items, base + static_cast<int64_t>(k) * e.stride, visit);
+                    walk_offsets(elems + i + 1, e.items, base + static_cast<int64_t>(k) * e.stride, visit);
                 i += e.items + 2;
             }
         }
+    }
+
+public:
+    /* The reference: visits the blocks of one element in stream order, straight from dte.h's words. */
+    template <class Visit>
+    static void walk(const mca_dte_elem_t *elems, size_t n, const char *base, Visit &&visit)
+    {
+        walk_offsets(elems, n, 0, [&](int64_t offset, uint64_t len) { visit(base + offset, len); });
     }
 
 private:

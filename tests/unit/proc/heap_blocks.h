@@ -4,4 +4,8 @@
 
 long heap_blocks_live();
 
+// False where this test cannot stand in for malloc (a sanitizer owns it); heap_blocks_why_not() says why.
+bool heap_blocks_counted();
+const char *heap_blocks_why_not();
+
 #endif
