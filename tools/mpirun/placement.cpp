@@ -51,10 +51,9 @@ std::optional<std::vector<RankPlacement>> place_apps(const std::vector<Host> &ho
                 mine.push_back(static_cast<int>(h));
             }
         }
-        long long free = 0, cap = 0;
+        long long free = 0;
         for (int h : mine) {
             free += std::max(0, capacity[static_cast<size_t>(h)] - used[static_cast<size_t>(h)]);
-            cap += capacity[static_cast<size_t>(h)];
         }
         const std::string which = apps.size() > 1 ? " for application context " + std::to_string(a + 1) : "";
         const long long np = apps[a].np ? *apps[a].np : free;
