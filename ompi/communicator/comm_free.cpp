@@ -10,6 +10,7 @@
  */
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/comm_checks.h"
+#include "ompi/communicator/comm_handoff.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/errhandler.h"
 
@@ -38,6 +39,7 @@ int release(const char *function, MPI_Comm *comm, bool collective)
         return raise_on_comm(*comm, rc, function, "an attribute's delete callback failed: " + error);
     }
     c->mark = 0;
+    comm_handoff_drop();
     *comm = MPI_COMM_NULL;
     comm_release(c);
     comm_reap();

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ompi/communicator/comm_handoff.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/runtime.h"
 
@@ -13,7 +14,7 @@ int check_args(const char *function, MPI_Comm comm, int rank, int tag, Role role
     if (int rc = require_initialized(comm, function); rc != MPI_SUCCESS) {
         return rc;
     }
-    out->comm = comm_lookup(comm);
+    out->comm = comm_lookup_handed(comm);
     if (out->comm == nullptr) {
         return raise_on_comm(comm, MPI_ERR_COMM, function, "invalid communicator");
     }

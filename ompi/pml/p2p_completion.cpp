@@ -179,20 +179,47 @@ int collect_some(const char *function, int incount, MPI_Request array_of_request
     return failed == 0 ? MPI_SUCCESS : raise_request_error(function, first_failed, MPI_ERR_IN_STATUS);
 }
 
+/* MPI_ERR_REQUEST for handle `i` of `count`, which names no request. Apart from the checks so that
+ * the completion calls' fast path builds no message. */
+[[gnu::noinline, gnu::cold]] int refuse_request(const char *function, int count, int i)
+{
+    const std::string which = count == 1 ? "the request" : "request " + std::to_string(i) + " of the array";
+    return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, function,
+                         which + " is not a live request: completed and freed already (a stale copy of its "
+                                 "handle?) or never made");
+}
+
 /* MPI_ERR_REQUEST for the first handle of `count` that names no request: one already completed and
  * released (a copy of a handle MPI set to MPI_REQUEST_NULL), or a made-up value. Checked before
  * anything is taken, so that a bad array changes no request. */
-int check_requests(const char *function, int count, const MPI_Request handles[])
+inline int check_requests(const char *function, int count, const MPI_Request handles[])
 {
     for (int i = 0; i < count; ++i) {
-        if (handles[i] != MPI_REQUEST_NULL && pml::request_lookup(handles[i]) == nullptr) {
-            const std::string which = count == 1 ? "the request" : "request " + std::to_string(i) + " of the array";
-            return raise_on_comm(MPI_COMM_WORLD, MPI_ERR_REQUEST, function,
-                                 which + " is not a live request: completed and freed already (a stale copy of "
-                                         "its handle?) or never made");
+        if (handles[i] != MPI_REQUEST_NULL && pml::request_lookup(handles[i]) == nullptr) [[unlikely]] {
+            return refuse_request(function, count, i);
         }
     }
     return MPI_SUCCESS;
+}
+
+/* check_requests and all_complete in one pass, for MPI_Waitall and MPI_Testall, whose requests are
+ * often complete already: -1 and whether all are complete, or the index of the first handle that
+ * names no request (nothing is taken then). */
+inline int check_all_complete(int count, const MPI_Request handles[], bool *complete)
+{
+    bool all = true;
+    for (int i = 0; i < count; ++i) {
+        if (handles[i] == MPI_REQUEST_NULL) {
+            continue;
+        }
+        const Request *r = pml::request_lookup(handles[i]);
+        if (r == nullptr) [[unlikely]] {
+            return i;
+        }
+        all = all && (r->complete || (r->persistent && !r->active));
+    }
+    *complete = all;
+    return -1;
 }
 
 /* The MPI_Request_get_status forms read the application's requests without changing them: peek()
@@ -279,22 +306,27 @@ int test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
-    if (int rc = check_requests("MPI_Waitall", count, array_of_requests); rc != MPI_SUCCESS) {
-        return rc;
+    bool complete = false;
+    if (int bad = check_all_complete(count, array_of_requests, &complete); bad >= 0) {
+        return refuse_request("MPI_Waitall", count, bad);
     }
-    pml::wait_until([&] { return all_complete(count, array_of_requests); });
+    if (!complete) {
+        pml::wait_until([&] { return all_complete(count, array_of_requests); });
+    }
     return take_all("MPI_Waitall", count, array_of_requests, array_of_statuses, retire);
 }
 
 int testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
-    if (int rc = check_requests("MPI_Testall", count, array_of_requests); rc != MPI_SUCCESS) {
-        return rc;
+    bool complete = false;
+    if (int bad = check_all_complete(count, array_of_requests, &complete); bad >= 0) {
+        return refuse_request("MPI_Testall", count, bad);
     }
-    if (!all_complete(count, array_of_requests)) {
+    if (!complete) {
         pml::progress();
+        complete = all_complete(count, array_of_requests);
     }
-    *flag = all_complete(count, array_of_requests);
+    *flag = complete;
     return *flag ? take_all("MPI_Testall", count, array_of_requests, array_of_statuses, retire) : MPI_SUCCESS;
 }
 

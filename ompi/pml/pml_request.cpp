@@ -83,7 +83,13 @@ void request_release(Request *r)
         r->comm = nullptr;
     }
     r->work.reset();
-    handle_retire(r); /* the application's handle of it, and its copies, are stale from now on */
+    /* The application's handle of it, and its copies, are stale from now on. A plain load and
+     * store-release, no atomic read-modify-write: a request's stamp has one writer at a time, the thread
+     * that owns the request (releasing it here, or taking it from the free list; under
+     * MPI_THREAD_MULTIPLE the list needs a lock, which then orders the two). Lookups only load; one racing with this store
+     * completes the same request from two threads, which MPI forbids, and still reads a whole old or new
+     * stamp. */
+    handle_retire(r);
     r->next = free_list;
     free_list = r;
 }

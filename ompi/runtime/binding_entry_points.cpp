@@ -10,6 +10,7 @@
 
 #include "frameworks/translator/base/base.h"
 #include "mca/report.h"
+#include "ompi/communicator/comm_handoff.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/errhandler/error_classes.h"
@@ -144,8 +145,12 @@ int tessera_mpi_unsupported(const char *name, int kind, const void *object)
 int tessera_mpi_handle_valid(int kind, const void *handle)
 {
     switch (static_cast<ObjectKind>(kind)) {
-    case ObjectKind::Comm:
-        return tessera::ompi::comm_lookup(static_cast<MPI_Comm>(const_cast<void *>(handle))) != nullptr;
+    case ObjectKind::Comm: {
+        const auto comm = static_cast<MPI_Comm>(const_cast<void *>(handle));
+        tessera::ompi::Communicator *c = tessera::ompi::comm_lookup(comm);
+        tessera::ompi::comm_handoff_put(comm, c); /* for the engine's check of the same call */
+        return c != nullptr;
+    }
     case ObjectKind::Errhandler:
         return tessera::ompi::errhandler_valid(static_cast<MPI_Errhandler>(const_cast<void *>(handle)));
     case ObjectKind::Group:

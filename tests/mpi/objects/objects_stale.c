@@ -65,6 +65,9 @@ static void stale_comm(int rank, int size)
     MPI_Comm_dup(MPI_COMM_WORLD, &a);
     stale = a;
     const int stale_int = MPI_Comm_toint(stale);
+    /* The last call that checked `a` before the free sends nothing: the communicator its argument check
+     * found is not taken by the engine, and must not be taken later for the stale handle. */
+    MPI_Barrier(a);
     MPI_Comm_free(&a);
     MPI_Comm_dup(MPI_COMM_WORLD, &b);
     CHECK(ADDRESS_BITS(b) == ADDRESS_BITS(stale), "the new communicator did not reuse the freed one's memory");
