@@ -38,8 +38,8 @@ extern "C" {
  * as the job. */
 #define MCA_PLM_SPAWN_DIE_WITH_LAUNCHER 0x8u
 /* The child's stdin is mca_plm_base_proc_spec_t.stdin_fd (mpirun's stdin forwarding pipe); the caller
- * keeps its descriptor. Honoured for processes on this host only: a launcher that starts the process
- * elsewhere ignores it and the process reads /dev/null. */
+ * keeps its descriptor. A launcher that starts the process elsewhere (ssh) reads the descriptor itself
+ * and carries what arrives, end of input included, to the process's stdin there. */
 #define MCA_PLM_SPAWN_STDIN_FD 0x10u
 
 /* What to start: one process. Every pointer only needs to stay valid during spawn(). */

@@ -1,10 +1,11 @@
 /*
  * tessera_launch_agent: started by plm ssh on the remote host as `ssh <host> <path>/tessera_launch_agent`.
  * Its stdin is the channel from the launcher: the launch spec first (plm_base_agent_protocol.h), then
- * signal records; its stdout and stderr carry the program's. It takes no arguments: everything comes
+ * signal and input records; its stdout and stderr carry the program's. It takes no arguments: everything comes
  * through the channel, so that neither the program's arguments nor its environment (the job key) are
  * visible in `ps` on this host.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -146,6 +147,18 @@ int main(int argc, char **argv)
     /* Output through us: our status line must come first on stdout, before anything of the program. */
     proc.flags = MCA_PLM_SPAWN_PIPE_STDOUT | MCA_PLM_SPAWN_PIPE_STDERR;
 
+    /* With input records to come, the program's stdin is a pipe we feed; else /dev/null. */
+    int input_pipe[2] = {-1, -1};
+    if (spec->forward_stdin) {
+        if (pipe2(input_pipe, O_CLOEXEC) != 0) {
+            write_status(agent::encode_failed(TESSERA_ERROR, who + ": cannot make the stdin pipe of '" + spec->argv[0] +
+                                                                 "': " + std::strerror(errno)));
+            return kExitCannotStart;
+        }
+        proc.flags |= MCA_PLM_SPAWN_STDIN_FD;
+        proc.stdin_fd = input_pipe[0];
+    }
+
     plm::ExecPlan plan;
     int rc = plm::prepare_exec(proc, who, &plan);
     plm::Started started;
@@ -153,9 +166,15 @@ int main(int argc, char **argv)
         plan.parent_death_signal = SIGKILL;
         rc = plm::fork_exec(plan, &started);
     }
+    if (input_pipe[0] >= 0) {
+        close(input_pipe[0]); /* the program's copy is the only reader: its exit breaks the pipe */
+    }
     if (rc != TESSERA_SUCCESS) {
         write_status(agent::encode_failed(rc, last_error(rc)));
         return kExitCannotStart;
+    }
+    if (input_pipe[1] >= 0) {
+        fcntl(input_pipe[1], F_SETFL, fcntl(input_pipe[1], F_GETFL) | O_NONBLOCK);
     }
     write_status(agent::encode_started(started.pid));
 
@@ -163,6 +182,7 @@ int main(int argc, char **argv)
     program.pid = started.pid;
     program.stdout_fd = started.stdout_fd;
     program.stderr_fd = started.stderr_fd;
+    program.stdin_fd = input_pipe[1];
     program.name = spec->argv[0];
     return supervise(program, &decoder, spec->kill_grace, who);
 }

@@ -22,6 +22,8 @@ std::optional<plm::agent::LaunchSpec> read_spec(int fd, Decoder *decoder, std::s
             *error = decoder->error();
             return std::nullopt;
         case Decoder::Event::kSignal: /* not before the spec: the decoder never says so */
+        case Decoder::Event::kInput:
+        case Decoder::Event::kInputEnd:
         case Decoder::Event::kNeedMore:
             break;
         }

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "frameworks/plm/base/plm_base_output.h"
@@ -50,6 +51,9 @@ private:
     void on_signals();
     void reap();
     void pump(int *fd, int to, bool *to_broken);
+    void feed_program();
+    void close_program_stdin();
+    bool channel_held() const { return input_.size() - input_done_ >= plm::agent::kMaxPendingInput; }
     void stop();
     void terminate_group();
     bool group_alive() const { return kill(-program_.pid, 0) == 0; }
@@ -71,7 +75,50 @@ private:
     Clock::time_point drain_until_ = Clock::time_point::max();
     bool stdout_broken_ = false;
     bool stderr_broken_ = false;
+    std::string input_;      /* input records' bytes the program has not read yet */
+    size_t input_done_ = 0;  /* of input_, written */
+    bool input_ended_ = false;
 };
+
+void Supervisor::close_program_stdin()
+{
+    if (program_.stdin_fd >= 0) {
+        close(program_.stdin_fd);
+        program_.stdin_fd = -1;
+    }
+    input_.clear();
+    input_done_ = 0;
+}
+
+void Supervisor::feed_program()
+{
+    while (program_.stdin_fd >= 0 && input_done_ < input_.size()) {
+        ssize_t n = write(program_.stdin_fd, input_.data() + input_done_, input_.size() - input_done_);
+        if (n > 0) {
+            input_done_ += static_cast<size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == EAGAIN) {
+            break;
+        }
+        /* The program closed its stdin (EPIPE; SIGPIPE is ignored): the rest is dropped. */
+        close_program_stdin();
+        return;
+    }
+    if (input_done_ == input_.size()) {
+        input_.clear();
+        input_done_ = 0;
+        if (input_ended_) {
+            close_program_stdin(); /* mpirun's end of input is the program's */
+        }
+    } else if (input_done_ > (size_t{64} << 10) && input_done_ > input_.size() / 2) {
+        input_.erase(0, input_done_);
+        input_done_ = 0;
+    }
+}
 
 void Supervisor::terminate_group()
 {
@@ -99,6 +146,14 @@ void Supervisor::apply_records()
             if (!group_killed_) {
                 kill(-program_.pid, decoder_->signal());
             }
+            continue;
+        case Decoder::Event::kInput:
+            if (program_.stdin_fd >= 0) {
+                input_.append(decoder_->input());
+            }
+            continue;
+        case Decoder::Event::kInputEnd:
+            input_ended_ = true;
             continue;
         case Decoder::Event::kError:
             if (channel_open_) {
@@ -131,6 +186,7 @@ void Supervisor::on_channel()
     }
     decoder_->feed(buf, static_cast<size_t>(n));
     apply_records();
+    feed_program();
 }
 
 void Supervisor::on_signals()
@@ -215,7 +271,8 @@ int Supervisor::run()
         sigdelset(&set, SIGCHLD);
         sigprocmask(SIG_UNBLOCK, &set, nullptr);
     }
-    apply_records(); /* signals that arrived right behind the spec */
+    apply_records(); /* signals and input that arrived right behind the spec */
+    feed_program();
     reap();          /* a program that exited before the signalfd existed */
 
     for (;;) {
@@ -239,7 +296,11 @@ int Supervisor::run()
 
         std::vector<pollfd> fds;
         if (channel_open_) {
-            fds.push_back({STDIN_FILENO, POLLIN, 0});
+            /* Held while the program is behind with its input; a hang-up is still seen. */
+            fds.push_back({STDIN_FILENO, static_cast<short>(channel_held() ? 0 : POLLIN), 0});
+        }
+        if (program_.stdin_fd >= 0 && input_done_ < input_.size()) {
+            fds.push_back({program_.stdin_fd, POLLOUT, 0});
         }
         if (program_.stdout_fd >= 0) {
             fds.push_back({program_.stdout_fd, POLLIN, 0});
@@ -273,7 +334,14 @@ int Supervisor::run()
                 continue;
             }
             if (p.fd == STDIN_FILENO) {
-                on_channel();
+                if (p.events != 0) {
+                    on_channel();
+                } else {
+                    channel_open_ = false; /* hung up while held: the launcher is gone */
+                    stop();
+                }
+            } else if (p.fd == program_.stdin_fd) {
+                feed_program();
             } else if (p.fd == signal_fd_) {
                 on_signals();
             } else if (p.fd == program_.stdout_fd) {
@@ -286,7 +354,7 @@ int Supervisor::run()
             reap();
         }
     }
-    for (int *fd : {&program_.stdout_fd, &program_.stderr_fd, &signal_fd_}) {
+    for (int *fd : {&program_.stdout_fd, &program_.stderr_fd, &program_.stdin_fd, &signal_fd_}) {
         if (*fd >= 0) {
             close(*fd);
             *fd = -1;

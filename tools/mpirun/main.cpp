@@ -159,11 +159,6 @@ int run_job(const Options &opts, const tessera::mca::CmdlineResult &mca_cmd,
         rl.argv = app.argv;
         rl.working_dir = app.working_dir;
         rl.reads_stdin = reads_stdin(opts.stdin_target, p.rank);
-        if (rl.reads_stdin && !host.local) {
-            rl.reads_stdin = false;
-            std::fprintf(stderr, "mpirun: warning: stdin is forwarded only to ranks on this machine; rank %d on host %s "
-                                 "reads /dev/null\n", p.rank, host.name.c_str());
-        }
         rl.env = rank_environment(job, p, host, uri, app.env);
         plan.ranks.push_back(std::move(rl));
         if (opts.display_map) {

@@ -409,7 +409,7 @@ const char *usage_text()
            "  --mca NAME VALUE          set an MCA parameter for mpirun and every rank\n"
            "  --tune FILE               read MCA parameters from FILE (INI), for mpirun and every rank\n"
            "  --stdin RANK|all|none     which ranks read mpirun's stdin (default: rank 0; the others\n"
-           "                            read /dev/null). Only ranks on this machine can read it\n"
+           "                            read /dev/null), on this machine or another host\n"
            "  --tag-output              prefix each output line with [jobid,rank]<stdout>: or <stderr>:\n"
            "  --output-filename DIR     write rank N's output to DIR/1/rank.N/stdout and .../stderr\n"
            "                            instead of mpirun's stdout and stderr\n"

@@ -9,8 +9,9 @@
  * remote. A local host (plm_base_exec.h: host_is_local) is started directly, as plm fork does.
  *
  * What the caller sees for a remote child: `id` is the local ssh client (its pid and process group);
- * stdout/stderr are the program's, as far as ssh carries them; its stdin is /dev/null
- * (MCA_PLM_SPAWN_INHERIT_STDIN is not honoured across hosts); signals are forwarded to the program's
+ * stdout/stderr are the program's, as far as ssh carries them; its stdin is /dev/null, or with
+ * MCA_PLM_SPAWN_STDIN_FD what arrives on the caller's descriptor, carried as input records through the
+ * agent's channel (plm_ssh_input.h; MCA_PLM_SPAWN_INHERIT_STDIN is not honoured across hosts); signals are forwarded to the program's
  * process group by the agent (SIGKILL also kills the ssh client); terminate_all closes the channel, the
  * agent stops the program (SIGTERM, SIGKILL after plm_ssh_kill_grace), and the ssh client is killed if
  * it has not ended kill_grace + 2 s later. The exit reported is the ssh client's: the program's exit
@@ -38,6 +39,7 @@ extern const char *remote_agent_path; /* plm_ssh_remote_agent_path: "" means thi
 extern double kill_grace;             /* plm_ssh_kill_grace */
 extern double start_timeout;          /* plm_ssh_start_timeout */
 extern double wait_slice;             /* plm_ssh_wait_slice */
+extern double input_retry;            /* plm_ssh_input_retry */
 
 /* What the launcher works with: checked and fixed when the component is opened. */
 struct Settings {
@@ -46,6 +48,7 @@ struct Settings {
     double kill_grace = 1.0;
     double start_timeout = 120.0; /* seconds spawn() waits for the launch agent's status line */
     double wait_slice = 0.1;      /* seconds between two calls of the spec's while_waiting */
+    double input_retry = 0.01;    /* seconds between two tries of a full agent channel (stdin) */
 };
 
 } // namespace tessera::orte::plm_ssh

@@ -21,6 +21,7 @@ const char *remote_agent_path = "";
 double kill_grace = 1.0;
 double start_timeout = 120.0;
 double wait_slice = 0.1;
+double input_retry = 0.01;
 
 namespace {
 
@@ -72,6 +73,10 @@ int register_params(const mca_base_component_t *)
          "Seconds between two calls of the caller's while_waiting during a remote start (mpirun serves its "
          "signals, its wire-up service and the output then); smaller answers sooner and costs more wake-ups",
          MCA_INFO_LVL_6, nullptr, &wait_slice},
+        {"input_retry", MCA_VAR_TYPE_DOUBLE, "0.01", "0.001", "1",
+         "Seconds between two tries to send stdin to a remote rank whose launch agent channel is full (the "
+         "rank reads slower than its input comes); smaller follows a slow reader more closely, with more wake-ups",
+         MCA_INFO_LVL_6, nullptr, &input_retry},
     };
     return mca_var_register_rows("plm", "ssh", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
@@ -108,6 +113,7 @@ int open_component()
     }
     s.start_timeout = start_timeout;
     s.wait_slice = wait_slice;
+    s.input_retry = input_retry;
     settings = std::move(s);
     return TESSERA_SUCCESS;
 }

@@ -274,6 +274,19 @@ int Launcher::spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_ch
     if (!make_launch_spec(spec, settings_.kill_grace, &launch)) {
         return TESSERA_ERR_BAD_PARAM;
     }
+    /* Our own copy of the caller's stdin pipe: the caller closes its one after spawn(). */
+    UniqueFd input;
+    if ((spec.flags & MCA_PLM_SPAWN_STDIN_FD) != 0 && spec.stdin_fd >= 0) {
+        input.reset(fcntl(spec.stdin_fd, F_DUPFD_CLOEXEC, 3));
+        if (input.get() < 0) {
+            int e = errno;
+            report(Severity::Error, "plm ssh: cannot start '" + launch.argv[0] + "' on host '" + host +
+                                        "': cannot keep its stdin (stdin_fd " + std::to_string(spec.stdin_fd) +
+                                        "): " + strerror(e));
+            return plm::error_code_for_errno(e);
+        }
+        launch.forward_stdin = true;
+    }
     const std::string frame = agent::encode_spec(launch);
 
     /* The ssh client itself: the launcher's environment, no secrets in its arguments. */
@@ -336,6 +349,15 @@ int Launcher::spawn_remote(const mca_plm_base_proc_spec_t &spec, mca_plm_base_ch
         }
         child->stderr_fd = err.release();
         child->exit_fd = children_.add(started.pid, channel.release());
+        if (input.get() >= 0) {
+            if (input_.add(started.pid, input.get())) {
+                input.release();
+            } else {
+                report(Severity::Warning, "plm ssh: cannot forward stdin to '" + launch.argv[0] + "' on host '" +
+                                              host + "' (no relay thread); it reads an empty input");
+                children_.send_to_agent(started.pid, agent::encode_input_end());
+            }
+        }
         return TESSERA_SUCCESS;
     }
 

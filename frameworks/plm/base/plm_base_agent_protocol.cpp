@@ -66,6 +66,9 @@ std::string encode_spec(const LaunchSpec &spec)
         append_record(&out, spec.working_dir_required ? "cwd" : "cwd-if-exists", spec.working_dir);
     }
     append_record(&out, "grace", format_double(spec.kill_grace));
+    if (spec.forward_stdin) {
+        append_record(&out, "stdin", "");
+    }
     append_record(&out, "start", "");
     return out;
 }
@@ -74,6 +77,20 @@ std::string encode_signal(int signal)
 {
     std::string out;
     append_record(&out, "signal", std::to_string(signal));
+    return out;
+}
+
+std::string encode_input(std::string_view data)
+{
+    std::string out;
+    append_record(&out, "input", data);
+    return out;
+}
+
+std::string encode_input_end()
+{
+    std::string out;
+    append_record(&out, "input-end", "");
     return out;
 }
 
@@ -192,6 +209,13 @@ Decoder::Event Decoder::apply_spec_record(const std::string &name, std::string_v
         spec_.kill_grace = grace;
         return Event::kNeedMore;
     }
+    if (name == "stdin") {
+        if (spec_.forward_stdin || !payload.empty()) {
+            return fail("repeated stdin record, or one with a payload");
+        }
+        spec_.forward_stdin = true;
+        return Event::kNeedMore;
+    }
     if (name == "start") {
         if (!payload.empty()) {
             return fail("start record with a payload");
@@ -235,6 +259,20 @@ Decoder::Event Decoder::next()
                 return e;
             }
             continue;
+        }
+        if (name == "input" || name == "input-end") {
+            if (!spec_.forward_stdin || input_ended_) {
+                return fail("'" + name + "' record " + (input_ended_ ? "after input-end" : "without a stdin record"));
+            }
+            if (name == "input-end") {
+                if (!payload.empty()) {
+                    return fail("input-end record with a payload");
+                }
+                input_ended_ = true;
+                return Event::kInputEnd;
+            }
+            input_ = payload;
+            return Event::kInput;
         }
         if (name != "signal") {
             return fail("unexpected record '" + name + "' after start");

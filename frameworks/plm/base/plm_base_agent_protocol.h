@@ -11,9 +11,15 @@
  *     cwd-if-exists  the directory to start in when it exists there (else the agent's own, the home
  *                    directory under sshd) — what a launcher sends when the caller named none
  *     grace          seconds between SIGTERM and SIGKILL at teardown, as decimal text
+ *     stdin          (empty) the program's stdin is a pipe fed by input records; without it /dev/null
  *     start          (empty) the spec is complete: start the program
  *   then, while the program runs:
  *     signal         decimal signal number: sent to the program's process group
+ *     input          bytes for the program's stdin (only after a "stdin" record)
+ *     input-end      (empty) the end of that input: the agent closes the pipe once it is written
+ *   The agent stops reading the channel while it holds kMaxPendingInput bytes the program has not
+ *   read, so a slow reader holds back the launcher (and, through it, mpirun's stdin) instead of the
+ *   agent's memory growing; signal records queue behind that input meanwhile.
  *   End-of-file on stdin (the launcher closed the channel, or the ssh connection died) tears the
  *   program down: SIGTERM to its process group, SIGKILL after the grace period.
  * Agent -> launcher, once, as the first line on the agent's stdout (before the program can write):
@@ -37,6 +43,8 @@ inline constexpr std::string_view kMagic = "TESSERA-LAUNCH 1\n";
 inline constexpr size_t kMaxRecordBytes = size_t{1} << 20; /* one payload */
 inline constexpr size_t kMaxEntries = size_t{1} << 16;     /* arg + env records */
 inline constexpr size_t kMaxSpecBytes = size_t{64} << 20;  /* the whole spec */
+inline constexpr size_t kMaxInputRecordBytes = size_t{64} << 10; /* what a launcher puts in one input record */
+inline constexpr size_t kMaxPendingInput = size_t{1} << 20;      /* input the agent holds for a slow reader */
 
 /* What the agent starts. */
 struct LaunchSpec {
@@ -45,24 +53,30 @@ struct LaunchSpec {
     std::string working_dir;       /* empty: stay in the agent's directory */
     bool working_dir_required = true;
     double kill_grace = 1.0;
+    bool forward_stdin = false;    /* input records follow: the program's stdin is a pipe */
 };
 
 /* The whole launcher -> agent stream up to and including "start". */
 std::string encode_spec(const LaunchSpec &spec);
 /* A "signal" record, for after the spec. */
 std::string encode_signal(int signal);
+/* An "input" record carrying `data` (at most kMaxRecordBytes), and the "input-end" record. */
+std::string encode_input(std::string_view data);
+std::string encode_input_end();
 
 /* Incremental reader of the launcher -> agent stream: feed() what arrived, then call next() until it
  * says kNeedMore. Errors are final and name what was wrong. */
 class Decoder {
 public:
-    enum class Event { kNeedMore, kSpec, kSignal, kError };
+    enum class Event { kNeedMore, kSpec, kSignal, kInput, kInputEnd, kError };
 
     void feed(const char *data, size_t size);
     Event next();
 
     const LaunchSpec &spec() const { return spec_; }
     int signal() const { return signal_; }
+    /* The payload of the last kInput: valid until the next feed(). */
+    std::string_view input() const { return input_; }
     const std::string &error() const { return error_; }
 
 private:
@@ -78,8 +92,10 @@ private:
     bool started_ = false;
     bool have_cwd_ = false;
     bool have_grace_ = false;
+    bool input_ended_ = false;
     LaunchSpec spec_;
     int signal_ = 0;
+    std::string_view input_;
     std::string error_;
 };
 

@@ -97,7 +97,7 @@ ChildTable::~ChildTable()
 
 int ChildTable::add(pid_t pid, int control_fd)
 {
-    Child c{pid, open_pidfd(pid), control_fd, control_fd >= 0};
+    Child c{pid, open_pidfd(pid), control_fd, control_fd >= 0, {}};
     std::lock_guard lock(mutex_);
     running_.push_back(c);
     return c.exit_fd;
@@ -205,7 +205,8 @@ int ChildTable::signal(int64_t id, int sig)
      * the local group signalled: that ends the ssh client, and the agent, seeing its channel end, stops
      * the program. */
     if (it->control_fd >= 0) {
-        bool sent = send_all(it->control_fd, agent::encode_signal(sig));
+        /* Behind a partly sent input record the channel counts as full. */
+        bool sent = flush_locked(*it) && send_all(it->control_fd, agent::encode_signal(sig));
         if (sent && sig != SIGKILL) {
             return TESSERA_SUCCESS;
         }
@@ -215,6 +216,43 @@ int ChildTable::signal(int64_t id, int sig)
         return errno == EINVAL ? TESSERA_ERR_BAD_PARAM : TESSERA_ERROR;
     }
     return TESSERA_SUCCESS;
+}
+
+bool ChildTable::flush_locked(Child &c)
+{
+    while (!c.unsent.empty()) {
+        ssize_t n = send(c.control_fd, c.unsent.data(), c.unsent.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        c.unsent.erase(0, static_cast<size_t>(n));
+    }
+    return true;
+}
+
+ChildTable::AgentSend ChildTable::send_to_agent(pid_t pid, std::string_view record)
+{
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(running_.begin(), running_.end(), [pid](const Child &c) { return c.pid == pid; });
+    if (it == running_.end() || it->control_fd < 0) {
+        return AgentSend::kGone;
+    }
+    /* flush_locked fails with EAGAIN when the channel is full; anything else means the ssh client
+     * is gone (its exit is reported through wait()). */
+    if (!flush_locked(*it)) {
+        return errno == EAGAIN || errno == EWOULDBLOCK ? AgentSend::kFull : AgentSend::kGone;
+    }
+    if (record.empty()) {
+        return AgentSend::kSent;
+    }
+    it->unsent.assign(record);
+    if (flush_locked(*it)) {
+        return AgentSend::kSent;
+    }
+    return errno == EAGAIN || errno == EWOULDBLOCK ? AgentSend::kQueued : AgentSend::kGone;
 }
 
 int ChildTable::terminate_all()

@@ -14,6 +14,8 @@
 
 #include <deque>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "frameworks/plm/plm.h"
@@ -41,6 +43,17 @@ public:
     int signal(int64_t id, int sig);
     int terminate_all();
 
+    /* Input for a child's launch agent (plm ssh's stdin relay). Never blocks. */
+    enum class AgentSend {
+        kSent,   /* taken and all of it written to the channel */
+        kQueued, /* taken; part of it waits for room in the channel (retry with an empty record) */
+        kFull,   /* not taken: an earlier record still waits (what could be written of it was) */
+        kGone,   /* no such child, or it has no open channel any more */
+    };
+    /* Writes `record` (a whole protocol record; empty: only push on what waits) behind what is still
+     * unsent. Records are never interleaved with the signal records signal() sends. */
+    AgentSend send_to_agent(pid_t pid, std::string_view record);
+
     /* Extra time a child behind a launch agent gets at teardown, beyond the grace period: the agent
      * applies the grace period itself on the other host, and its exit must still travel back. */
     static constexpr double kAgentMargin = 2.0;
@@ -51,6 +64,7 @@ private:
         int exit_fd = -1;    /* pidfd, or -1 */
         int control_fd = -1; /* launch agent channel, or -1 (also once closed for the teardown) */
         bool behind_agent = false;
+        std::string unsent; /* the rest of an input record the channel had no room for */
     };
     struct Exited {
         mca_plm_base_exit_t exit{};
@@ -63,6 +77,8 @@ private:
      * their process group ids, cannot be reused while we still signal the groups). */
     bool all_exited_locked();
     void kill_groups_locked(int sig);
+    /* Writes what is unsent of the child's last input record; false while some of it remains. */
+    bool flush_locked(Child &c);
 
     const double kill_grace_;
     std::mutex mutex_;

@@ -347,6 +347,31 @@ stdin_others)
   t1=$(sed -n 's/^eof1 //p' "$tmp/out")
   [ -n "$t1" ] || fail "rank 1 never saw the end of its input"
   within_ms 2000 $(( t1 - t0 )) ;;
+stdin_ssh)
+  # ranks on another host (127.0.0.2, through the fake ssh client and the real launch agent) get
+  # mpirun's stdin through the agent's channel, end of input included
+  ssh=(--host 127.0.0.2:2 --mca plm_ssh_agent "$(dirname "${BASH_SOURCE[0]}")/../../unit/plm_ssh/fake_ssh.sh")
+  printf x | "$mpirun" "${ssh[@]}" -np 1 cat >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"
+  expect_rc 0
+  [ "$(cat "$tmp/out")" = x ] || fail "the remote rank 0 did not get mpirun's stdin: '$(cat "$tmp/out")'"
+  [ ! -s "$tmp/err" ] || fail "mpirun said: $(cat "$tmp/err")"
+  head -c $((10 * 1024 * 1024)) /dev/urandom >"$tmp/in"
+  "$mpirun" "${ssh[@]}" -np 1 sh -c "cat > $tmp/copy" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"
+  expect_rc 0
+  cmp "$tmp/in" "$tmp/copy" || fail "10 MiB of stdin did not reach the remote rank byte for byte"
+  # a remote rank that reads late: the input waits in bounded buffers, none of it is lost
+  cat "$tmp/in" | "$mpirun" "${ssh[@]}" -np 1 sh -c "sleep 1; cat > $tmp/copy" >"$tmp/out" 2>"$tmp/err"
+  cmp "$tmp/in" "$tmp/copy" || fail "10 MiB of piped stdin did not reach a slow remote rank byte for byte"
+  # --stdin 0: remote rank 1 sees the end of its input at once, while remote rank 0 waits for mpirun's
+  t0=$(now_ms)
+  { sleep 3; echo late; } | "$mpirun" "${ssh[@]}" -np 2 --stdin 0 sh -c \
+    'if [ $TESSERA_RANK = 1 ]; then cat; echo "eof1 $(( $(date +%s%N) / 1000000 ))"; else read l; echo "got $l"; fi' \
+    >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"
+  expect_rc 0
+  expect_out '^got late$'
+  t1=$(sed -n 's/^eof1 //p' "$tmp/out")
+  [ -n "$t1" ] || fail "remote rank 1 never saw the end of its input"
+  within_ms 2500 $(( t1 - t0 )) ;;
 mca_ranges)
   # a value out of its parameter's range, from any source, stops mpirun before any rank starts
   run -np 2 --mca btl_tcp_links 99 sh -c ": > $tmp/started"

@@ -91,6 +91,53 @@ TEST(AgentProtocol, SpecRoundTripsByteByByteFollowedBySignals)
     EXPECT_EQ(signals, (std::vector<int>{SIGUSR1, SIGTERM}));
 }
 
+TEST(AgentProtocol, InputRecordsFollowAStdinSpecAmongSignals)
+{
+    agent::LaunchSpec s = sample_spec();
+    s.forward_stdin = true;
+    const std::string data("a\nb\0c\n", 6);
+    std::string bytes = agent::encode_spec(s) + agent::encode_input(data) + agent::encode_signal(SIGUSR1) +
+                        agent::encode_input("") + agent::encode_input_end();
+    Decoder d;
+    std::string got;
+    std::vector<Decoder::Event> events;
+    for (char c : bytes) {
+        d.feed(&c, 1);
+        for (Decoder::Event e = d.next(); e != Decoder::Event::kNeedMore; e = d.next()) {
+            ASSERT_NE(e, Decoder::Event::kError) << d.error();
+            events.push_back(e);
+            if (e == Decoder::Event::kInput) {
+                got.append(d.input());
+            }
+        }
+    }
+    EXPECT_TRUE(d.spec().forward_stdin);
+    EXPECT_EQ(got, data);
+    EXPECT_EQ(events, (std::vector<Decoder::Event>{Decoder::Event::kSpec, Decoder::Event::kInput,
+                                                   Decoder::Event::kSignal, Decoder::Event::kInput,
+                                                   Decoder::Event::kInputEnd}));
+}
+
+TEST(AgentProtocol, InputWithoutStdinOrAfterItsEndIsAnError)
+{
+    Decoder plain;
+    ASSERT_EQ(decode_all(&plain, agent::encode_spec(sample_spec())), Decoder::Event::kSpec);
+    std::string r = agent::encode_input("x");
+    plain.feed(r.data(), r.size());
+    EXPECT_EQ(plain.next(), Decoder::Event::kError);
+    EXPECT_NE(plain.error().find("without a stdin record"), std::string::npos) << plain.error();
+
+    agent::LaunchSpec s = sample_spec();
+    s.forward_stdin = true;
+    Decoder ended;
+    ASSERT_EQ(decode_all(&ended, agent::encode_spec(s)), Decoder::Event::kSpec);
+    r = agent::encode_input_end() + agent::encode_input("x");
+    ended.feed(r.data(), r.size());
+    EXPECT_EQ(ended.next(), Decoder::Event::kInputEnd);
+    EXPECT_EQ(ended.next(), Decoder::Event::kError);
+    EXPECT_NE(ended.error().find("after input-end"), std::string::npos) << ended.error();
+}
+
 TEST(AgentProtocol, ManySignalRecordsKeepTheBufferSmall)
 {
     Decoder d;

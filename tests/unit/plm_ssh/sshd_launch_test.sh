@@ -105,6 +105,18 @@ if [ -n "$mpirun" ]; then
   if [ $status -eq 3 ]; then echo "ok: exit code 3 of remote ranks propagated by mpirun"
   else echo "FAILED: mpirun exited with $status for remote ranks exiting 3"; rc=1; fi
 
+  # mpirun's stdin reaches remote rank 0 through sshd byte for byte; remote rank 1 (--stdin 0) sees
+  # the end of its input at once.
+  head -c $((10 * 1024 * 1024)) /dev/urandom >"$tmp/stdin_in"
+  out=$(run_mpirun --timeout 60 --stdin 0 /bin/sh -c \
+    "if [ \$TESSERA_RANK = 0 ]; then cat > $tmp/stdin_copy; else cat; echo rank1-eof; fi" <"$tmp/stdin_in" 2>&1)
+  status=$?
+  if [ $status -eq 0 ] && cmp -s "$tmp/stdin_in" "$tmp/stdin_copy" && echo "$out" | grep -q '^rank1-eof$'; then
+    echo "ok: 10 MiB of mpirun's stdin reached remote rank 0 through sshd; remote rank 1 saw end of input"
+  else
+    echo "FAILED: stdin through sshd (status $status): $out"; rc=1
+  fi
+
   # --timeout tears remote ranks down: nothing of them is left.
   start=$(date +%s)
   run_mpirun --timeout 2 sleep "$sleep_seconds" >/dev/null 2>&1
