@@ -53,8 +53,10 @@ Request *PmlTest::isend(int dest, int tag, const void *buf, std::size_t count, M
     r->mode = mode;
     r->sbuf = buf;
     r->count = count;
-    r->type = ompi::datatype_lookup(type);
-    r->comm = &ompi::comm_world();
+    /* The references request_release gives back: a derived type the test frees afterwards must not be
+     * released once more than it was retained. */
+    ompi::pml::request_set_type(r, ompi::datatype_lookup(type));
+    ompi::pml::request_set_comm(r, &ompi::comm_world());
     r->peer = dest;
     r->tag = tag;
     EXPECT_EQ(ompi::pml::start_send(r), MPI_SUCCESS);
@@ -67,8 +69,8 @@ Request *PmlTest::irecv(int source, int tag, void *buf, std::size_t count, MPI_D
     r->kind = ompi::pml::Kind::Recv;
     r->rbuf = buf;
     r->count = count;
-    r->type = ompi::datatype_lookup(type);
-    r->comm = &ompi::comm_world();
+    ompi::pml::request_set_type(r, ompi::datatype_lookup(type));
+    ompi::pml::request_set_comm(r, &ompi::comm_world());
     r->peer = source;
     r->tag = tag;
     EXPECT_EQ(ompi::pml::start_recv(r), MPI_SUCCESS);
