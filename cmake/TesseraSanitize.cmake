@@ -32,6 +32,15 @@ else()
                       "an empty string, 'address' (ASan + UBSan) or 'thread' (TSan)")
 endif()
 
+# The same options as a shell file that tools/test-sanitize sources before ctest: gtest_discover_tests
+# passes a list-valued ENVIRONMENT property on as separate arguments, so a discovered test keeps only
+# the first of several variables (and lost the leak suppressions).
+set(_san_env_sh "# Written by cmake/TesseraSanitize.cmake: the sanitizer runtime options of this build.\n")
+foreach(_san_var IN LISTS TESSERA_SANITIZER_TEST_ENV)
+  string(APPEND _san_env_sh "export ${_san_var}\n")
+endforeach()
+file(WRITE ${PROJECT_BINARY_DIR}/sanitizer_env.sh "${_san_env_sh}")
+
 list(APPEND _san_flags -fno-omit-frame-pointer)
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   # Clang links its sanitizer runtime statically into executables only, which leaves every shared
