@@ -26,6 +26,17 @@ static int mt_init(int *argc, char ***argv, int *rank)
     return 1;
 }
 
+/* THREADS, the first argument (default 1): 1..64, or the job ends with a message naming `program`. */
+static int mt_threads(int argc, char **argv, const char *program)
+{
+    const int nthreads = argc > 1 ? atoi(argv[1]) : 1;
+    if (nthreads < 1 || nthreads > 64) {
+        fprintf(stderr, "%s: THREADS must be 1..64, not %s\n", program, argv[1]);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return nthreads;
+}
+
 typedef struct {
     int thread;
     int nthreads;

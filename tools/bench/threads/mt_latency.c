@@ -44,11 +44,7 @@ int main(int argc, char **argv)
     if (!mt_init(&argc, &argv, &rank)) {
         return 0;
     }
-    const int nthreads = argc > 1 ? atoi(argv[1]) : 1;
-    if (nthreads < 1 || nthreads > 64) {
-        fprintf(stderr, "mt_latency: THREADS must be 1..64, not %s\n", argv[1]);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    const int nthreads = mt_threads(argc, argv, "mt_latency");
     const int nsizes = argc > 2 ? argc - 2 : 1;
     for (int s = 0; s < nsizes; ++s) {
         const int size = argc > 2 ? atoi(argv[s + 2]) : 8;

@@ -51,11 +51,7 @@ int main(int argc, char **argv)
     if (!mt_init(&argc, &argv, &rank)) {
         return 0;
     }
-    const int nthreads = argc > 1 ? atoi(argv[1]) : 1;
-    if (nthreads < 1 || nthreads > 64) {
-        fprintf(stderr, "mt_msgrate: THREADS must be 1..64, not %s\n", argv[1]);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    const int nthreads = mt_threads(argc, argv, "mt_msgrate");
     double best = 0;
     for (int r = 0; r < 5; ++r) {
         mt_task tasks[64];

@@ -23,18 +23,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def run(cmd, env, timeout=300):
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.decode()[-600:]}")
-    out = {}
-    for line in p.stdout.decode().splitlines():
-        parts = line.split()
-        if len(parts) == 3:
-            out[(parts[0], int(parts[1]))] = float(parts[2])
-    return out
+sys.path.insert(0, os.path.join(HERE, "..", "p2p"))
+from p2p_bench import run  # noqa: E402  (one launcher and "name size value" parser for both benchmarks)
 
 
 def ints(text):
