@@ -29,6 +29,7 @@
 #include "ompi/runtime/runtime_frameworks.h"
 #include "ompi/runtime/wire_up.h"
 #include "opal/binding.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi {
 
@@ -83,6 +84,7 @@ int initialize(const char *function, int required, int *provided)
 
     rt.thread_requested = required;
     rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
+    opal::set_using_threads(rt.thread_provided == MPI_THREAD_MULTIPLE);
     if (std::string problem = wire_up(rt.thread_provided == MPI_THREAD_MULTIPLE); !problem.empty()) {
         return fail(function, MPI_ERR_OTHER, problem);
     }
