@@ -85,7 +85,8 @@ int initialize(const char *function, int required, int *provided)
     rt.thread_requested = required;
     rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
     opal::set_using_threads(rt.thread_provided == MPI_THREAD_MULTIPLE);
-    if (std::string problem = wire_up(rt.thread_provided == MPI_THREAD_MULTIPLE); !problem.empty()) {
+    /* The btls lock when anything runs MPI from several threads: MULTIPLE, or a progress thread. */
+    if (std::string problem = wire_up(opal::using_threads()); !problem.empty()) {
         return fail(function, MPI_ERR_OTHER, problem);
     }
 
