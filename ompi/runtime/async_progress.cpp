@@ -1,8 +1,9 @@
 #include "ompi/runtime/async_progress.h"
 
 #include <pthread.h>
-#include <sched.h>
+#include <sys/prctl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -27,27 +28,30 @@ std::thread &worker = *new std::thread;
 std::atomic<bool> stopping{false};
 
 /*
- * Empty passes first yield the CPU (the data a transfer waits for is usually a peer's time slice
- * away), then sleep with a doubling interval up to sleep_max_us: a process that waits for nothing
- * wakes the thread at most 1/sleep_max times a second. Any pass that did something starts over, so a
- * transfer in flight is polled back to back.
+ * After a pass that did something the thread keeps polling, without giving up the CPU, for spin_us: the
+ * next fragment of a transfer is microseconds away, and a thread that yields or sleeps gets its core
+ * back only at the scheduler's next tick. After that it sleeps, doubling the sleep from 1 µs up to
+ * sleep_max_us, so an idle process wakes it at most 1/sleep_max times a second. The timer slack is
+ * 1 ns: the default 50 µs would stretch the short sleeps that follow a burst of work.
  */
 void run()
 {
-    int idle = 0;
-    int sleep_us = 1;
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    using Clock = std::chrono::steady_clock;
+    const auto spin = std::chrono::microseconds(params.spin_us);
+    auto last_work = Clock::now();
+    int sleep_us = 0;
     while (!stopping.load(std::memory_order_acquire)) {
         if (pml::progress() != 0) {
-            idle = 0;
-            sleep_us = 1;
+            last_work = Clock::now();
+            sleep_us = 0;
             continue;
         }
-        if (++idle < params.busy_passes) {
-            sched_yield();
+        if (Clock::now() - last_work < spin) {
             continue;
         }
+        sleep_us = sleep_us == 0 ? 1 : std::min(sleep_us * 2, params.sleep_max_us);
         std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
-        sleep_us = sleep_us * 2 < params.sleep_max_us ? sleep_us * 2 : params.sleep_max_us;
     }
 }
 
@@ -81,10 +85,10 @@ int register_params()
          "while the application computes without calling MPI. Makes the library thread-safe (as with "
          "MPI_THREAD_MULTIPLE) whatever thread level the application asked for",
          MCA_VAR_TYPE_BOOL, nullptr, MCA_INFO_LVL_4, &params.enabled},
-        {"async_progress_busy_passes",
-         "mpi_async_progress: empty progress passes the thread polls (yielding the CPU between them) before it "
-         "starts sleeping",
-         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.busy_passes},
+        {"async_progress_spin",
+         "mpi_async_progress: microseconds the progress thread keeps polling, without giving up its CPU, after a "
+         "pass that did some work, before it starts sleeping",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.spin_us},
         {"async_progress_sleep_max",
          "mpi_async_progress: longest sleep of an idle progress thread between two passes, in microseconds (its "
          "sleeps double from 1 up to this): the delay before it sees work that arrives while it sleeps",
@@ -99,8 +103,8 @@ int register_params()
 
 std::string check_params(const Params &p)
 {
-    if (p.busy_passes < 0) {
-        return mca::bad_value("mpi_async_progress_busy_passes", std::to_string(p.busy_passes), "must be 0 or more");
+    if (p.spin_us < 0 || p.spin_us > 1000000) {
+        return mca::bad_value("mpi_async_progress_spin", std::to_string(p.spin_us), "must be 0 to 1000000 microseconds");
     }
     if (p.sleep_max_us < 1 || p.sleep_max_us > 1000000) {
         return mca::bad_value("mpi_async_progress_sleep_max", std::to_string(p.sleep_max_us),

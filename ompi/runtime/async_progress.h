@@ -18,8 +18,8 @@ namespace tessera::ompi::async_progress {
 
 struct Params {
     bool enabled = false;      /* mpi_async_progress */
-    int busy_passes = 1000;    /* mpi_async_progress_busy_passes: empty passes polled before sleeping */
-    int sleep_max_us = 1000;   /* mpi_async_progress_sleep_max: the longest sleep between passes */
+    int spin_us = 100;         /* mpi_async_progress_spin: polling after a pass that did work */
+    int sleep_max_us = 100;    /* mpi_async_progress_sleep_max: the longest sleep between passes */
     const char *bind = nullptr; /* mpi_async_progress_bind: PUs for the thread; empty: the process's */
 };
 extern Params params;
