@@ -17,7 +17,7 @@ Request *request_alloc()
         return new Request{};
     }
     free_list = r->next;
-    handle_revive(r);
+    handle_open(r);
     /* Field by field: the pack buffer keeps its capacity, and nothing is zeroed twice. */
     r->mode = SendMode::Standard;
     r->complete = true;
@@ -88,8 +88,12 @@ void request_release(Request *r)
      * that owns the request (releasing it here, or taking it from the free list; under
      * MPI_THREAD_MULTIPLE the list needs a lock, which then orders the two). Lookups only load; one racing with this store
      * completes the same request from two threads, which MPI forbids, and still reads a whole old or new
-     * stamp. */
-    handle_retire(r);
+     * stamp. A request whose slot has used its last generation goes back to the pool, which retires the
+     * slot, instead of to the list. */
+    if (!handle_retire(r)) [[unlikely]] {
+        delete r;
+        return;
+    }
     r->next = free_list;
     free_list = r;
 }
