@@ -150,9 +150,9 @@ inline bool handle_retire(const void *object)
 inline std::uintptr_t user_handle_bits(const void *object)
 {
     const std::uint64_t s = handle_stamp(object).load(std::memory_order_relaxed);
+    /* Two shifts: the first drops the state, the second the kind. */
     return reinterpret_cast<std::uintptr_t>(object) |
-           static_cast<std::uintptr_t>(s & handle_bits::kGenerationMask)
-               << (handle_bits::kGenerationShift - handle_bits::kStampGenerationShift);
+           static_cast<std::uintptr_t>(s >> handle_bits::kStampGenerationShift) << handle_bits::kGenerationShift;
 }
 template <class Handle>
 Handle user_handle(const void *object)
