@@ -28,7 +28,7 @@ int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error)
     c->remote_procs = std::move(spec.remote_procs);
     c->context_id = ids[0];
     c->generation = agreed.generation;
-    if (c->mark != Communicator::kPendingMark) { /* an idup's: the handler given it meanwhile stays */
+    if (handle_state(c) != handle_bits::kPending) { /* an idup's: the handler given it meanwhile stays */
         errhandler_assign(&c->errhandler, spec.errhandler);
     }
     c->info = std::move(spec.info);
@@ -53,13 +53,13 @@ int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error)
         *error = problem;
         return MPI_ERR_INTERN;
     }
-    c->mark = Communicator::kMark;
+    handle_open(c);
     return MPI_SUCCESS;
 }
 
 void dismantle(Communicator *c)
 {
-    c->mark = 0;
+    handle_close(c);
     if (c->coll != nullptr) {
         coll_comm_disable(*c);
     }

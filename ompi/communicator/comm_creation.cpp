@@ -39,7 +39,7 @@ Task create(Channel ch, Agreement a, Decide decide, Communicator *c, std::string
 int finish(const char *function, MPI_Comm raise_on, Communicator *c, int rc, const std::string &error,
            MPI_Comm *newcomm)
 {
-    if (rc == MPI_SUCCESS && c->mark == Communicator::kMark) {
+    if (rc == MPI_SUCCESS && handle_state(c) == handle_bits::kOpen) {
         *newcomm = comm_handle(c);
         return MPI_SUCCESS;
     }

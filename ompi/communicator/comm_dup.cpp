@@ -42,7 +42,7 @@ Task idup_task(Communicator *parent, comm::Channel ch, Communicator *c, InfoEntr
     std::string error;
     Task duplicating = dup_task(parent, std::move(ch), c, std::move(info), false, &error);
     const int rc = co_await duplicating;
-    if (rc != MPI_SUCCESS || c->mark != Communicator::kMark) {
+    if (rc != MPI_SUCCESS || handle_state(c) != handle_bits::kOpen) {
         attr_delete_all(AttrKind::Comm, comm_handle(c), &error);
         comm_release(c);
     }
@@ -102,7 +102,7 @@ int idup(const char *function, MPI_Comm comm, const MPI_Info *info, MPI_Comm *ne
     /* The handle is the application's at once: its error handler (the original's until changed), name
      * and attributes may be set before the request completes, as Open MPI and MPICH allow. */
     errhandler_assign(&c->errhandler, parent->errhandler);
-    c->mark = Communicator::kPendingMark;
+    handle_set_state(c, handle_bits::kPending);
     *newcomm = comm_handle(c);
     *request = pml::to_handle(
         comm::start_request(idup_task(parent, comm::channel_of_request(parent), c, std::move(entries)), parent));

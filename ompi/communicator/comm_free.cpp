@@ -38,7 +38,7 @@ int release(const char *function, MPI_Comm *comm, bool collective)
     if ((rc = attr_delete_all(AttrKind::Comm, *comm, &error)) != MPI_SUCCESS) {
         return raise_on_comm(*comm, rc, function, "an attribute's delete callback failed: " + error);
     }
-    c->mark = 0;
+    handle_close(c);
     comm_handoff_drop();
     *comm = MPI_COMM_NULL;
     comm_release(c);

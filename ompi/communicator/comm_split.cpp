@@ -77,7 +77,7 @@ int split(Communicator *parent, SplitColor my, InfoEntries info, std::shared_ptr
 {
     Communicator *c = comm_new();
     const int rc = run_blocking(split_task(parent, my, std::move(info), std::move(topo), c, error));
-    if (rc != MPI_SUCCESS || c->mark != Communicator::kMark) {
+    if (rc != MPI_SUCCESS || handle_state(c) != handle_bits::kOpen) {
         comm_release(c);
         comm_reap();
         *out = nullptr;

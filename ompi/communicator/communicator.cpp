@@ -38,8 +38,7 @@ Communicator *comm_lookup_settable(MPI_Comm handle)
     if (Communicator *c = comm_lookup(handle); c != nullptr) {
         return c;
     }
-    Communicator *c = user_slot_object<Communicator>(handle);
-    return c != nullptr && c->mark == Communicator::kPendingMark ? c : nullptr;
+    return user_slot_object<Communicator>(handle, handle_bits::kPending);
 }
 
 MPI_Comm comm_handle(const Communicator *comm)

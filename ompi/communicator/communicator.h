@@ -9,7 +9,7 @@
  * Handles: the MPI 5.0 ABI gives predefined handles small fixed values (MPI_COMM_WORLD = 0x101,
  * MPI_COMM_SELF = 0x102, MPI_COMM_NULL = 0x100, see ompi/api/constants.tsv), so the predefined
  * objects are found by value; a created communicator's handle is the address of its object with its
- * slot's generation (runtime/user_handle.h), and the object carries its mark while the handle is valid.
+ * slot's generation (runtime/user_handle.h), and the slot's stamp says whether the handle is valid.
  *
  * Intercommunicators (MPI-4.1 7.6) have a remote group: point-to-point ranks name its members, and
  * the engine sends to remote_procs. Each also owns a hidden intracommunicator of its local group
@@ -48,14 +48,11 @@ struct Communicator {
     static void *operator new(std::size_t size) { return handle_slot_new<Communicator>(size); }
     static void operator delete(void *object) { handle_slot_delete<Communicator>(object); }
 
-    static constexpr std::uint64_t kMark = 0x54455353434f4d4dull; /* "TESSCOMM" */
-    /* The result of an MPI_Comm_idup whose request has not completed: only its error handler, name and
-     * attributes may be set or read (comm_lookup_settable). */
-    static constexpr std::uint64_t kPendingMark = 0x54455353504e4447ull; /* "TESSPNDG" */
+    /* The handle is closed until the creation completes (comm::build opens it), pending meanwhile for
+     * an MPI_Comm_idup (only its error handler, name and attributes may be set or read:
+     * comm_lookup_settable), and closed again by MPI_Comm_free; the hidden local_comm's stays closed. */
+    static constexpr bool kHandleOpensLater = true;
 
-    /* kMark while the application's handle of a created communicator is valid (kPendingMark before
-     * that, for an MPI_Comm_idup); 0 for the predefined ones (found by value) and the hidden local_comm. */
-    std::uint64_t mark = 0;
     uint32_t context_id = 0; /* tags this communicator's messages (WORLD 0, SELF 1; comm_context.h) */
     uint32_t generation = 0; /* agreed with the id: tells its messages from a freed one's (comm_context.h) */
     int rank = 0;            /* of this process in the (local) group */

@@ -96,7 +96,7 @@ Request *request_alloc()
     if (r == nullptr) {
         return new Request{};
     }
-    handle_revive(r);
+    handle_open(r);
     /* Field by field: the pack buffer keeps its capacity, and nothing is zeroed twice. */
     r->mode = SendMode::Standard;
     r->complete = true;
@@ -168,8 +168,12 @@ void request_release(Request *r)
      * that owns the request (releasing it here, or taking it from the free list; under
      * MPI_THREAD_MULTIPLE a thread's cache is its own, and the shared list's lock orders a hand-over).
      * Lookups only load; one racing with this store completes the same request from two threads, which
-     * MPI forbids, and still reads a whole old or new stamp. */
-    handle_retire(r);
+     * MPI forbids, and still reads a whole old or new stamp. A request whose slot has used its last
+     * generation goes back to the pool, which retires the slot, instead of to a list. */
+    if (!handle_retire(r)) [[unlikely]] {
+        delete r;
+        return;
+    }
     if (opal::using_threads()) {
         give_threaded(r);
         return;

@@ -7,11 +7,11 @@
 
 namespace tessera::ompi {
 
-void *HandlePool::allocate(std::size_t size)
+void *HandlePool::allocate(std::size_t size, bool open)
 {
     HandleSlotHeader *slot = nullptr;
     {
-        const std::lock_guard lock(mutex_);
+        const opal::LockGuard lock(mutex_);
         if (size_ == 0) {
             size_ = size;
         }
@@ -30,20 +30,29 @@ void *HandlePool::allocate(std::size_t size)
         /* Never freed: a stale handle's stamp must stay readable (and ASan-clean) for ever. */
         void *raw = ::operator new(sizeof(HandleSlotHeader) + size, std::align_val_t{alignof(HandleSlotHeader)});
         slot = new (raw) HandleSlotHeader{};
-        slot->stamp.store(std::uint64_t{tag_} << 32 | std::uint64_t{1} << 1, std::memory_order_relaxed);
+        slot->stamp.store(std::uint64_t{tag_} << 32 | std::uint64_t{1} << handle_bits::kStampGenerationShift,
+                          std::memory_order_relaxed);
     }
     void *object = slot + 1;
-    handle_revive(object);
+    if (open) {
+        handle_open(object);
+    }
     return object;
 }
 
 void HandlePool::release(void *object)
 {
-    if ((handle_stamp(object).load(std::memory_order_relaxed) & handle_bits::kLive) != 0) {
-        handle_retire(object);
-    }
-    const std::lock_guard lock(mutex_);
-    free_.push_back(static_cast<HandleSlotHeader *>(object) - 1);
+    /* Always a new generation, even for a handle already closed: a closed handle keeps its generation
+     * (MPI_Comm_free while operations are pending), and the next object must not take it over. */
+    const bool reusable = handle_retire(object);
+    const opal::LockGuard lock(mutex_);
+    (reusable ? free_ : retired_).push_back(static_cast<HandleSlotHeader *>(object) - 1);
+}
+
+std::size_t HandlePool::retired()
+{
+    const opal::LockGuard lock(mutex_);
+    return retired_.size();
 }
 
 } // namespace tessera::ompi

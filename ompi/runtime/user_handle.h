@@ -7,16 +7,21 @@
  * Each such object lives in a slot of its kind's pool (HandlePool): a 16-byte header, then the object.
  * A pool never gives a slot back to malloc, so the header a stale handle points at stays readable,
  * and a new object of the same kind may reuse the slot. The header's stamp says which kind the slot
- * holds, the slot's generation and whether an object lives there; destroying the object (or, for
- * requests, giving it back to the engine's free list) moves the generation on. A handle carries the
- * generation of its object in bits 48-63 (user addresses on x86-64 and AArch64 are below 2^48), so a
- * freed handle, or a copy of it, no longer matches its slot even after a new object took the slot:
- * lookup refuses it instead of reaching the new object. The generation has 16 bits: a stale handle is
- * only mistaken for a new object after 65535 objects came and went through the same slot.
+ * holds, the slot's generation and the state of the application's handle: open (valid), pending (an
+ * MPI_Comm_idup result, whose handler, name and attributes only may be used) or closed (no valid
+ * handle: no object, an object not yet handed out, or one whose handle was freed while the library
+ * still holds it). Destroying the object (or, for requests, giving it back to the engine's free list)
+ * moves the generation on. A handle carries the generation of its object in bits 48-63 (user addresses
+ * on x86-64 and AArch64 are below 2^48), so a freed handle, or a copy of it, no longer matches its slot
+ * even after a new object took the slot: lookup refuses it instead of reaching the new object.
  *
- * Lookup is lock-free (one load of the stamp, plus the kind's own mark check): the engine's fast path
- * looks up the communicator of every send and the request of every wait. Creating and destroying take
- * the pool's mutex.
+ * The generation has 16 bits (1 to 65535). A slot whose last generation has been used is retired: it
+ * never holds an object again, so a stale handle can never name a later object of its slot. That costs
+ * one slot per 65535 objects that came and went through it.
+ *
+ * Lookup is lock-free, one load and one compare of the stamp: the engine's fast path looks up the
+ * communicator of every send and the request of every wait. Creating and destroying take the pool's
+ * mutex when the process runs MPI from several threads (opal::using_threads).
  */
 #ifndef TESSERA_OMPI_RUNTIME_USER_HANDLE_H
 #define TESSERA_OMPI_RUNTIME_USER_HANDLE_H
@@ -24,8 +29,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <vector>
+
+#include "opal/threads.h"
 
 namespace tessera::ompi {
 
@@ -34,29 +40,40 @@ inline constexpr std::uintptr_t kFirstUserHandle = 4096;
 namespace handle_bits {
 inline constexpr unsigned kGenerationShift = 48;
 inline constexpr std::uintptr_t kAddressMask = (std::uintptr_t{1} << kGenerationShift) - 1;
-inline constexpr std::uint64_t kGenerations = 0xffff; /* generation 0 is never used: see next_generation */
-/* stamp = tag << 32 | generation << 1 | live */
-inline constexpr std::uint64_t kLive = 1;
+/* stamp = tag << 32 | generation << 16 | state. The state fills the 16 bits below the generation, so
+ * that moving the generation on and closing the handle is one add: (stamp | kStateMask) + 1. */
+inline constexpr unsigned kStampGenerationShift = 16;
+inline constexpr std::uint64_t kStateMask = 0xffff;
+inline constexpr std::uint64_t kGenerationMask = std::uint64_t{0xffff} << kStampGenerationShift;
+inline constexpr std::uint64_t kLastGeneration = 0xffff; /* generation 0 is never used: a raw address is no handle */
+inline constexpr std::uint64_t kClosed = 0;
+inline constexpr std::uint64_t kOpen = 1;
+inline constexpr std::uint64_t kPending = 2;
 } // namespace handle_bits
 
 struct alignas(16) HandleSlotHeader {
     std::atomic<std::uint64_t> stamp{0};
 };
 
-/* The slots of one kind of object. */
+/* The slots of one kind of object. Safe to call from several threads at once. */
 class HandlePool {
 public:
     explicit HandlePool(std::uint32_t tag) : tag_(tag) {}
-    /* A slot for an object of `size` bytes (a reused one if any), marked live: the object's address. */
-    void *allocate(std::size_t size);
-    /* The object at `object` is gone: its handles go stale and the slot waits for the next object. */
+    /* A slot for an object of `size` bytes (a reused one if any): the object's address. Its handle is
+     * open, or closed when `open` is false (a kind whose handle becomes valid later: handle_open). */
+    void *allocate(std::size_t size, bool open);
+    /* The object at `object` is gone: its handles go stale and the slot waits for the next object,
+     * unless its generations are used up. */
     void release(void *object);
+    /* Slots retired because their generations were used up. */
+    std::size_t retired();
 
 private:
-    std::mutex mutex_;
+    opal::Mutex mutex_;
     std::uint32_t tag_;
     std::size_t size_ = 0;
     std::vector<HandleSlotHeader *> free_;
+    std::vector<HandleSlotHeader *> retired_; /* kept so that the memory stays reachable */
 };
 
 /* The pool of T (T::kHandleTag names its kind). Never destroyed: objects may die after static
@@ -75,12 +92,15 @@ inline std::atomic<std::uint64_t> &handle_stamp(const void *object)
     return header->stamp;
 }
 
-/* For T's class-specific operator new and delete: every object of T gets a slot of T's pool. */
+/* For T's class-specific operator new and delete: every object of T gets a slot of T's pool. A kind
+ * whose handle is valid only from some point after construction (a communicator once its creation
+ * completed) declares kHandleOpensLater and calls handle_open then. */
 template <class T>
 void *handle_slot_new(std::size_t size)
 {
     static_assert(alignof(T) <= alignof(HandleSlotHeader), "a slot aligns its object to 16 bytes only");
-    return handle_pool<T>().allocate(size);
+    constexpr bool opens_later = requires { T::kHandleOpensLater; };
+    return handle_pool<T>().allocate(size, !opens_later);
 }
 template <class T>
 void handle_slot_delete(void *object)
@@ -90,33 +110,49 @@ void handle_slot_delete(void *object)
     }
 }
 
-/* The generation that follows g: 1..65535, then 1 again. */
-constexpr std::uint64_t next_generation(std::uint64_t g)
+/* The state of the application's handle of a pooled object. Only the thread that owns the object
+ * writes its stamp; lookups only load it. */
+inline void handle_set_state(const void *object, std::uint64_t state)
 {
-    return g >= handle_bits::kGenerations ? 1 : g + 1;
+    auto &stamp = handle_stamp(object);
+    stamp.store((stamp.load(std::memory_order_relaxed) & ~handle_bits::kStateMask) | state, std::memory_order_release);
+}
+inline void handle_open(const void *object)
+{
+    handle_set_state(object, handle_bits::kOpen);
+}
+inline void handle_close(const void *object)
+{
+    handle_set_state(object, handle_bits::kClosed);
+}
+inline std::uint64_t handle_state(const void *object)
+{
+    return handle_stamp(object).load(std::memory_order_relaxed) & handle_bits::kStateMask;
 }
 
-/* Stale handles of an object that stays in its slot for reuse (requests on the engine's free list):
- * retire when the application's handle is done with, revive when the object is handed out again. */
-inline void handle_retire(const void *object)
+/* Makes every handle of the object stale and closes the slot: the generation moves on. Returns false
+ * when the slot's last generation was in use: the slot then stays closed on that generation and must
+ * never hold an object again (HandlePool::release keeps it aside; the engine's request free list
+ * deletes such a request instead of keeping it). */
+inline bool handle_retire(const void *object)
 {
     auto &stamp = handle_stamp(object);
     const std::uint64_t s = stamp.load(std::memory_order_relaxed);
-    const std::uint64_t g = next_generation((s >> 1) & handle_bits::kGenerations);
-    stamp.store((s & ~std::uint64_t{0xffffffff}) | g << 1, std::memory_order_release);
-}
-inline void handle_revive(const void *object)
-{
-    auto &stamp = handle_stamp(object);
-    stamp.store(stamp.load(std::memory_order_relaxed) | handle_bits::kLive, std::memory_order_release);
+    if ((s & handle_bits::kGenerationMask) == handle_bits::kGenerationMask) [[unlikely]] {
+        stamp.store(s & ~handle_bits::kStateMask, std::memory_order_release);
+        return false;
+    }
+    stamp.store((s | handle_bits::kStateMask) + 1, std::memory_order_release);
+    return true;
 }
 
 /* The application's handle of a pooled object: its address and its generation. */
 inline std::uintptr_t user_handle_bits(const void *object)
 {
     const std::uint64_t s = handle_stamp(object).load(std::memory_order_relaxed);
+    /* Two shifts: the first drops the state, the second the kind. */
     return reinterpret_cast<std::uintptr_t>(object) |
-           static_cast<std::uintptr_t>((s >> 1) & handle_bits::kGenerations) << handle_bits::kGenerationShift;
+           static_cast<std::uintptr_t>(s >> handle_bits::kStampGenerationShift) << handle_bits::kGenerationShift;
 }
 template <class Handle>
 Handle user_handle(const void *object)
@@ -131,11 +167,11 @@ T *user_address(const void *handle)
     return reinterpret_cast<T *>(reinterpret_cast<std::uintptr_t>(handle) & handle_bits::kAddressMask);
 }
 
-/* The T in the slot `handle` names while the handle is current, or nullptr: below the first page,
- * misaligned, a slot of another kind, a freed object (its generation moved on) or a slot without an
- * object. */
+/* The T in the slot `handle` names while the handle is current and in `state`, or nullptr: below the
+ * first page, misaligned, a slot of another kind, a freed object (its generation moved on), a slot
+ * without an object or a handle in another state. */
 template <class T>
-T *user_slot_object(const void *handle)
+T *user_slot_object(const void *handle, std::uint64_t state = handle_bits::kOpen)
 {
     const auto v = reinterpret_cast<std::uintptr_t>(handle);
     const std::uintptr_t address = v & handle_bits::kAddressMask;
@@ -143,8 +179,9 @@ T *user_slot_object(const void *handle)
         return nullptr;
     }
     const std::uint64_t expected = std::uint64_t{T::kHandleTag} << 32 |
-                                   static_cast<std::uint64_t>(v >> handle_bits::kGenerationShift) << 1 |
-                                   handle_bits::kLive;
+                                   static_cast<std::uint64_t>(v >> handle_bits::kGenerationShift)
+                                       << handle_bits::kStampGenerationShift |
+                                   state;
     if (handle_stamp(reinterpret_cast<const void *>(address)).load(std::memory_order_acquire) != expected) {
         return nullptr;
     }
@@ -152,8 +189,7 @@ T *user_slot_object(const void *handle)
 }
 
 /* The live T of `handle`, or nullptr: user_slot_object's, and a T with a `mark` (and `kMark`) must
- * carry it too: the mark is what tells a communicator whose handle was freed while its pending
- * operations keep the object. */
+ * carry it too. */
 template <class T>
 T *user_object(const void *handle)
 {

@@ -18,12 +18,12 @@ MPI_Win win_handle(Window *w)
 
 void win_register(Window *w)
 {
-    w->mark = Window::kMark;
+    handle_open(w);
 }
 
 void win_unregister(Window *w)
 {
-    w->mark = 0;
+    handle_close(w);
 }
 
 std::string win_label(const Window &w)

@@ -37,9 +37,9 @@ struct Window {
     static void *operator new(std::size_t size) { return handle_slot_new<Window>(size); }
     static void operator delete(void *object) { handle_slot_delete<Window>(object); }
 
-    static constexpr std::uint64_t kMark = 0x5445535357494e44ull; /* "TESSWIND" */
+    /* The handle is valid from win_register to win_unregister. */
+    static constexpr bool kHandleOpensLater = true;
 
-    std::uint64_t mark = 0; /* kMark from win_register to win_unregister: while the handle is valid */
     MPI_Comm comm = MPI_COMM_NULL; /* private duplicate of the creating communicator: RMA traffic */
     int size = 0;
     void *base = nullptr;

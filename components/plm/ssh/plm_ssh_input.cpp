@@ -1,13 +1,11 @@
 /* plm ssh: the stdin relay thread (see plm_ssh_input.h). */
 #include "components/plm/ssh/plm_ssh_input.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <system_error>
 
 #include "frameworks/plm/base/plm_base_agent_protocol.h"
 
@@ -18,52 +16,23 @@ using AgentSend = plm::ChildTable::AgentSend;
 
 InputRelay::~InputRelay()
 {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    if (thread_.joinable()) {
-        char byte = 1;
-        ssize_t ignored = write(wake_write_, &byte, 1);
-        (void)ignored;
-        thread_.join();
-    }
+    thread_.stop();
     for (Stream &s : pending_) {
         close(s.fd);
-    }
-    for (int fd : {wake_read_, wake_write_}) {
-        if (fd >= 0) {
-            close(fd);
-        }
     }
 }
 
 bool InputRelay::add(pid_t pid, int from)
 {
     std::lock_guard lock(mutex_);
-    if (!thread_.joinable()) {
-        int fds[2];
-        if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
-            return false;
-        }
-        wake_read_ = fds[0];
-        wake_write_ = fds[1];
-        try {
-            thread_ = std::thread([this] { run(); });
-        } catch (const std::system_error &) {
-            close(wake_read_);
-            close(wake_write_);
-            wake_read_ = wake_write_ = -1;
-            return false;
-        }
+    if (!thread_.start([this] { run(); })) {
+        return false;
     }
     Stream s;
     s.pid = pid;
     s.fd = from;
     pending_.push_back(std::move(s));
-    char byte = 1;
-    ssize_t ignored = write(wake_write_, &byte, 1);
-    (void)ignored;
+    thread_.wake();
     return true;
 }
 
@@ -94,7 +63,7 @@ void InputRelay::run()
     for (;;) {
         {
             std::lock_guard lock(mutex_);
-            if (stopping_) {
+            if (thread_.stopping()) {
                 break;
             }
             for (Stream &s : pending_) {
@@ -111,7 +80,7 @@ void InputRelay::run()
         std::erase_if(streams, [](const Stream &s) { return s.fd < 0; });
 
         std::vector<pollfd> fds;
-        fds.push_back({wake_read_, POLLIN, 0});
+        fds.push_back({thread_.wake_fd(), POLLIN, 0});
         std::vector<Stream *> polled;
         bool any_waiting = false;
         for (Stream &s : streams) {
@@ -126,9 +95,7 @@ void InputRelay::run()
             break;
         }
         if (fds[0].revents != 0) {
-            char drain[64];
-            while (read(wake_read_, drain, sizeof drain) > 0) {
-            }
+            thread_.drain();
         }
         for (size_t i = 1; i < fds.size(); ++i) {
             if (fds[i].revents == 0) {

@@ -10,9 +10,9 @@
 
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "components/plm/ssh/plm_ssh_wake_thread.h"
 #include "frameworks/plm/base/plm_base_children.h"
 
 namespace tessera::orte::plm_ssh {
@@ -47,10 +47,7 @@ private:
     const int retry_ms_;
     std::mutex mutex_;
     std::vector<Stream> pending_;
-    bool stopping_ = false;
-    int wake_read_ = -1;
-    int wake_write_ = -1;
-    std::thread thread_;
+    WakeThread thread_;
 };
 
 } // namespace tessera::orte::plm_ssh

@@ -1,13 +1,11 @@
 /* plm ssh: the output relay thread (see plm_ssh_relay.h). */
 #include "components/plm/ssh/plm_ssh_relay.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <system_error>
 
 #include "frameworks/plm/base/plm_base_output.h"
 
@@ -20,49 +18,20 @@ using Clock = std::chrono::steady_clock;
 
 OutputRelay::~OutputRelay()
 {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    if (thread_.joinable()) {
-        char byte = 1;
-        ssize_t ignored = write(wake_write_, &byte, 1);
-        (void)ignored;
-        thread_.join();
-    }
+    thread_.stop();
     for (auto &[from, to] : pending_) {
         close(from);
-    }
-    for (int fd : {wake_read_, wake_write_}) {
-        if (fd >= 0) {
-            close(fd);
-        }
     }
 }
 
 bool OutputRelay::add(int from, int to)
 {
     std::lock_guard lock(mutex_);
-    if (!thread_.joinable()) {
-        int fds[2];
-        if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
-            return false;
-        }
-        wake_read_ = fds[0];
-        wake_write_ = fds[1];
-        try {
-            thread_ = std::thread([this] { run(); });
-        } catch (const std::system_error &) {
-            close(wake_read_);
-            close(wake_write_);
-            wake_read_ = wake_write_ = -1;
-            return false;
-        }
+    if (!thread_.start([this] { run(); })) {
+        return false;
     }
     pending_.emplace_back(from, to);
-    char byte = 1;
-    ssize_t ignored = write(wake_write_, &byte, 1);
-    (void)ignored;
+    thread_.wake();
     return true;
 }
 
@@ -78,7 +47,7 @@ void OutputRelay::run()
                 streams.push_back(p);
             }
             pending_.clear();
-            if (stopping_ && stop_by == Clock::time_point::max()) {
+            if (thread_.stopping() && stop_by == Clock::time_point::max()) {
                 stop_by = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(kDrainSeconds));
             }
@@ -88,7 +57,7 @@ void OutputRelay::run()
             break;
         }
         std::vector<pollfd> fds;
-        fds.push_back({wake_read_, POLLIN, 0});
+        fds.push_back({thread_.wake_fd(), POLLIN, 0});
         for (auto &[from, to] : streams) {
             fds.push_back({from, POLLIN, 0});
         }
@@ -100,8 +69,7 @@ void OutputRelay::run()
             break;
         }
         if (fds[0].revents != 0) {
-            while (read(wake_read_, buf, sizeof buf) > 0) {
-            }
+            thread_.drain();
         }
         for (size_t i = 1; i < fds.size(); ++i) {
             if (fds[i].revents == 0) {

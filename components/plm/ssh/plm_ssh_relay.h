@@ -5,9 +5,10 @@
 #define TESSERA_COMPONENTS_PLM_SSH_PLM_SSH_RELAY_H
 
 #include <mutex>
-#include <thread>
 #include <utility>
 #include <vector>
+
+#include "components/plm/ssh/plm_ssh_wake_thread.h"
 
 namespace tessera::orte::plm_ssh {
 
@@ -30,10 +31,7 @@ private:
 
     std::mutex mutex_;
     std::vector<std::pair<int, int>> pending_; /* handed over by add(), picked up by the thread */
-    bool stopping_ = false;
-    int wake_read_ = -1;
-    int wake_write_ = -1;
-    std::thread thread_;
+    WakeThread thread_;
 };
 
 } // namespace tessera::orte::plm_ssh
