@@ -51,6 +51,16 @@ std::atomic<pthread_t> progress_owner{};
 Request *freed_done = nullptr;
 std::atomic<bool> freed_any{false};
 
+/* A spinning waiter's hint to the core (x86 pause: the sibling hyperthread gets the pipeline). */
+inline void cpu_relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
 bool owner_is_me()
 {
     return pthread_equal(progress_owner.load(std::memory_order_relaxed), pthread_self()) != 0;
@@ -329,10 +339,14 @@ int progress_pass()
  * rather than queueing for a pass that is being made for everybody. */
 [[gnu::noinline]] int progress_threaded()
 {
-    if (owner_is_me()) {
+    const pthread_t owner = progress_owner.load(std::memory_order_relaxed);
+    if (pthread_equal(owner, pthread_self()) != 0) {
         return progress_pass(); /* from a callback or a hook of this thread's pass */
     }
-    if (!progress_mutex.try_lock()) {
+    /* Looked at before trying: waiters that all try_lock (a locked read-modify-write each) keep the
+     * gate's cache line away from the thread making the pass, which then needs it to let go. */
+    if (owner != pthread_t{} || !progress_mutex.try_lock()) {
+        cpu_relax();
         return 0;
     }
     enter_gate();
