@@ -61,6 +61,20 @@ inline void cpu_relax()
 #endif
 }
 
+/* A waiter that found the gate taken: it pauses, and every idle_spins times it gives up the CPU,
+ * whatever mpi_yield_when_idle says. The gate's holder is a thread of this process, which may be waiting
+ * for this very core (threads outnumbering cores: a waiter that spins its whole time slice would delay
+ * every completion by one); when it runs on a core of its own, sched_yield returns at once. */
+void gate_busy()
+{
+    thread_local int busy = 0;
+    cpu_relax();
+    if (++busy >= idle_spins) {
+        busy = 0;
+        sched_yield();
+    }
+}
+
 bool owner_is_me()
 {
     return pthread_equal(progress_owner.load(std::memory_order_relaxed), pthread_self()) != 0;
@@ -346,7 +360,7 @@ int progress_pass()
     /* Looked at before trying: waiters that all try_lock (a locked read-modify-write each) keep the
      * gate's cache line away from the thread making the pass, which then needs it to let go. */
     if (owner != pthread_t{} || !progress_mutex.try_lock()) {
-        cpu_relax();
+        gate_busy();
         return 0;
     }
     enter_gate();
@@ -385,8 +399,14 @@ void complete_request(Request *r)
     complete(r);
 }
 
+std::atomic<int> waiting_threads{0};
+int process_cpus = 1;
+
 bool yield_wanted()
 {
+    if (opal::using_threads() && waiting_threads.load(std::memory_order_relaxed) > process_cpus) {
+        return true;
+    }
     return params.yield_when_idle == kYieldOn ||
            (params.yield_when_idle == kYieldAuto && (oversubscribed || run_delay_share() >= params.yield_run_delay));
 }
@@ -425,6 +445,9 @@ int init()
     Runtime &rt = runtime();
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     oversubscribed = cores < 1 || rt.launch.local_size > cores;
+    cpu_set_t allowed;
+    process_cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : static_cast<int>(cores);
+    process_cpus = process_cpus < 1 ? 1 : process_cpus;
     idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
     contention_init();
     Communicator &world = comm_world();
