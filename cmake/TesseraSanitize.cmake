@@ -2,7 +2,8 @@
 #
 #   address  AddressSanitizer + UndefinedBehaviorSanitizer; undefined behaviour aborts the process
 #            (-fno-sanitize-recover), so a test cannot pass with a report in its log.
-#   thread   ThreadSanitizer (for MPI_THREAD_MULTIPLE work; it only has to build for now).
+#   thread   ThreadSanitizer (tools/test-tsan); the first report ends the process. Third-party code's
+#            reports are suppressed in tools/sanitizers/tsan.supp, each with its reason.
 #
 # The flags go to every target (layer libraries, component DSOs, tools, test programs), because ASan
 # must see both sides of an allocation and its runtime has to be loaded before anything else.
@@ -26,7 +27,9 @@ elseif(TESSERA_SANITIZE STREQUAL "address")
 elseif(TESSERA_SANITIZE STREQUAL "thread")
   set(_san_flags -fsanitize=thread)
   set(_san_runtime tsan)
-  set(TESSERA_SANITIZER_TEST_ENV "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1")
+  set(TESSERA_TSAN_SUPPRESSIONS ${PROJECT_SOURCE_DIR}/tools/sanitizers/tsan.supp)
+  set(TESSERA_SANITIZER_TEST_ENV
+    "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${TESSERA_TSAN_SUPPRESSIONS}")
 else()
   message(FATAL_ERROR "TESSERA_SANITIZE='${TESSERA_SANITIZE}' (from the CMake cache or -D): expected "
                       "an empty string, 'address' (ASan + UBSan) or 'thread' (TSan)")

@@ -51,6 +51,30 @@ std::atomic<pthread_t> progress_owner{};
 Request *freed_done = nullptr;
 std::atomic<bool> freed_any{false};
 
+/* A spinning waiter's hint to the core (x86 pause: the sibling hyperthread gets the pipeline). */
+inline void cpu_relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+/* A waiter that found the gate taken: it pauses, and every idle_spins times it gives up the CPU,
+ * whatever mpi_yield_when_idle says. The gate's holder is a thread of this process, which may be waiting
+ * for this very core (threads outnumbering cores: a waiter that spins its whole time slice would delay
+ * every completion by one); when it runs on a core of its own, sched_yield returns at once. */
+void gate_busy()
+{
+    thread_local int busy = 0;
+    cpu_relax();
+    if (++busy >= idle_spins) {
+        busy = 0;
+        sched_yield();
+    }
+}
+
 bool owner_is_me()
 {
     return pthread_equal(progress_owner.load(std::memory_order_relaxed), pthread_self()) != 0;
@@ -329,10 +353,14 @@ int progress_pass()
  * rather than queueing for a pass that is being made for everybody. */
 [[gnu::noinline]] int progress_threaded()
 {
-    if (owner_is_me()) {
+    const pthread_t owner = progress_owner.load(std::memory_order_relaxed);
+    if (pthread_equal(owner, pthread_self()) != 0) {
         return progress_pass(); /* from a callback or a hook of this thread's pass */
     }
-    if (!progress_mutex.try_lock()) {
+    /* Looked at before trying: waiters that all try_lock (a locked read-modify-write each) keep the
+     * gate's cache line away from the thread making the pass, which then needs it to let go. */
+    if (owner != pthread_t{} || !progress_mutex.try_lock()) {
+        gate_busy();
         return 0;
     }
     enter_gate();
@@ -371,8 +399,14 @@ void complete_request(Request *r)
     complete(r);
 }
 
+std::atomic<int> waiting_threads{0};
+int process_cpus = 1;
+
 bool yield_wanted()
 {
+    if (opal::using_threads() && waiting_threads.load(std::memory_order_relaxed) > process_cpus) {
+        return true;
+    }
     return params.yield_when_idle == kYieldOn ||
            (params.yield_when_idle == kYieldAuto && (oversubscribed || run_delay_share() >= params.yield_run_delay));
 }
@@ -411,6 +445,9 @@ int init()
     Runtime &rt = runtime();
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     oversubscribed = cores < 1 || rt.launch.local_size > cores;
+    cpu_set_t allowed;
+    process_cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : static_cast<int>(cores);
+    process_cpus = process_cpus < 1 ? 1 : process_cpus;
     idle_spins = oversubscribed ? params.poll_spins_oversubscribed : params.poll_spins;
     contention_init();
     Communicator &world = comm_world();

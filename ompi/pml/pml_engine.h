@@ -7,9 +7,12 @@
 #ifndef TESSERA_OMPI_PML_PML_ENGINE_H
 #define TESSERA_OMPI_PML_PML_ENGINE_H
 
+#include <atomic>
 #include <string>
 
 #include <mpi.h>
+
+#include "opal/threads.h"
 
 #include "ompi/pml/pml_request.h"
 
@@ -83,10 +86,20 @@ extern bool oversubscribed;
 void yield_cpu();
 bool yield_wanted();
 
+/* Under MPI_THREAD_MULTIPLE: the threads of this process in wait_until now, and the CPUs it may run on
+ * (resolved by init()). More waiters than CPUs share a core, and one that spins holds it from the thread
+ * whose message would end its wait: yield_wanted() then says yes whatever mpi_yield_when_idle says. */
+extern std::atomic<int> waiting_threads;
+extern int process_cpus;
+
 /* Progresses until done() holds; for MPI_Waitany/some/all. */
 template <typename Done>
 void wait_until(Done done)
 {
+    const bool counted = opal::using_threads();
+    if (counted) {
+        waiting_threads.fetch_add(1, std::memory_order_relaxed);
+    }
     int idle = 0;
     while (!done()) {
         if (progress() != 0) {
@@ -95,6 +108,9 @@ void wait_until(Done done)
             idle = 0;
             yield_cpu();
         }
+    }
+    if (counted) {
+        waiting_threads.fetch_sub(1, std::memory_order_relaxed);
     }
 }
 

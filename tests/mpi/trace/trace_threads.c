@@ -1,7 +1,8 @@
-/* Tracing under MPI_THREAD_MULTIPLE (over a runtime translator: the native engine offers at most
- * MPI_THREAD_SERIALIZED): four threads per rank, each on its own duplicate of MPI_COMM_WORLD, send
- * around the ring at the same time, blocking and nonblocking. Every record must still land whole, in
- * time order, in its rank's stream. Usage: trace_threads <log directory> */
+/* Tracing under MPI_THREAD_MULTIPLE: four threads per rank, each on its own duplicate of
+ * MPI_COMM_WORLD, send around the ring at the same time, blocking and nonblocking, and run collectives
+ * (an allreduce and a broadcast each round). Every record must still land whole, in time order, in its
+ * rank's stream, and every message and collective be counted. Fails when MULTIPLE is not provided.
+ * Usage: trace_threads <log directory> */
 #include <pthread.h>
 
 #include "trace_log.h"
@@ -28,6 +29,20 @@ static void *worker(void *arg)
         log_message("isend", comm, next, 1000 + round, 16, 1);
         MPI_Waitall(2, rq, st);
         log_received("irecv", comm, &st[0]);
+        CHECK(in[0] == t && in[1] == round, "thread %d round %d: received (%d, %d)", t, round, in[0], in[1]);
+        int sum[4] = {0, 0, 0, 0};
+        MPI_Allreduce(out, sum, 4, MPI_INT, MPI_SUM, comm);
+        log_collective("ALLREDUCE", -1, 16, 16, comm);
+        CHECK(sum[0] == t * size && sum[1] == round * size, "thread %d round %d: allreduce gave (%d, %d)", t, round,
+              sum[0], sum[1]);
+        const int root = (t + round) % size;
+        int b[10] = {0};
+        if (rank == root) {
+            b[9] = 1 + round;
+        }
+        MPI_Bcast(b, 10, MPI_INT, root, comm);
+        log_collective("BCAST", root, rank == root ? 40 : 0, rank == root ? 0 : 40, comm);
+        CHECK(b[9] == 1 + round, "thread %d round %d: broadcast gave %d", t, round, b[9]);
     }
     return NULL;
 }
@@ -37,12 +52,7 @@ int main(int argc, char **argv)
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     log_open(argc, argv);
-    if (provided != MPI_THREAD_MULTIPLE) {
-        printf("trace_threads: MPI_THREAD_MULTIPLE not provided; nothing to check\n");
-        log_close();
-        MPI_Finalize();
-        return 0;
-    }
+    CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE asked, %d provided", provided);
     char name[16];
     for (int t = 0; t < kThreads; ++t) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
