@@ -1,0 +1,132 @@
+/*
+ * The objects of a process under MPI_THREAD_MULTIPLE: 8 threads at once create keyvals, derived
+ * datatypes with attributes, info objects and error handlers, use them and free them (user ops need
+ * MPI_Init: the MPI-level tests make them). A delete
+ * callback calls MPI itself (MPI-4.1 7.7.2 allows it), so no lock may be held while it runs. Each thread
+ * must find its own values and every callback must run exactly once.
+ */
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/runtime/native_api.h"
+#include "ompi/runtime/native_generated.h"
+#include "opal/threads.h"
+
+namespace {
+
+namespace native = tessera::ompi::native;
+namespace native_generated = tessera::ompi::native_generated;
+
+constexpr int kThreads = 8;
+constexpr int kRounds = 1500;
+
+std::atomic<int> deletes{0};
+std::atomic<int> wrong{0};
+std::atomic<const char *> first_wrong{nullptr}; /* what went wrong first, for the message */
+
+bool ok(bool fine, const char *what)
+{
+    if (!fine) {
+        ++wrong;
+        const char *none = nullptr;
+        first_wrong.compare_exchange_strong(none, what);
+    }
+    return fine;
+}
+
+/* Runs when a thread frees its type: reads an attribute of MPI_INT under the same key, through MPI. */
+int delete_cb(MPI_Datatype, int keyval, void *value, void *extra)
+{
+    void *got = nullptr;
+    int flag = 0;
+    ok(native::type_get_attr(MPI_INT, keyval, &got, &flag) == MPI_SUCCESS && flag == 0,
+       "MPI_Type_get_attr in a delete callback");
+    ok(value == extra, "the delete callback's value");
+    ++deletes;
+    return MPI_SUCCESS;
+}
+
+void handler_fn(MPI_Comm *, int *, ...) {}
+
+class ObjectsThreads : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        tessera::ompi::comm_self().errhandler = MPI_ERRORS_RETURN;
+        tessera::opal::set_using_threads(true);
+        deletes = 0;
+        wrong = 0;
+        first_wrong = nullptr;
+    }
+    void TearDown() override
+    {
+        tessera::opal::set_using_threads(false);
+        tessera::ompi::comm_self().errhandler = MPI_ERRORS_ARE_FATAL;
+    }
+};
+
+void worker(int t, std::atomic<int> *ready)
+{
+    ++*ready;
+    while (ready->load() < kThreads) {
+        std::this_thread::yield();
+    }
+    int marker = t;
+    for (int round = 0; round < kRounds; ++round) {
+        int key = MPI_KEYVAL_INVALID;
+        MPI_Datatype type = MPI_DATATYPE_NULL;
+        if (!ok(native::type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_cb, &key, &marker) == MPI_SUCCESS,
+                "MPI_Type_create_keyval") ||
+            !ok(native_generated::type_vector(2 + t, 1 + round % 3, 4 + t, MPI_INT, &type) == MPI_SUCCESS,
+                "MPI_Type_vector") ||
+            !ok(native::type_commit(&type) == MPI_SUCCESS, "MPI_Type_commit") ||
+            !ok(native::type_set_attr(type, key, &marker) == MPI_SUCCESS, "MPI_Type_set_attr")) {
+            continue;
+        }
+        void *got = nullptr;
+        int flag = 0;
+        ok(native::type_get_attr(type, key, &got, &flag) == MPI_SUCCESS && flag == 1 && got == &marker,
+           "MPI_Type_get_attr: another thread's value");
+
+        MPI_Info info = MPI_INFO_NULL;
+        char value[32], back[32] = {};
+        std::snprintf(value, sizeof value, "%d-%d", t, round);
+        ok(native::info_create(&info) == MPI_SUCCESS && native::info_set(info, "who", value) == MPI_SUCCESS,
+           "MPI_Info_create/set");
+        ok(native::info_get(info, "who", sizeof back - 1, back, &flag) == MPI_SUCCESS && flag == 1 &&
+               std::strcmp(back, value) == 0,
+           "MPI_Info_get: another thread's value");
+        ok(native::info_free(&info) == MPI_SUCCESS, "MPI_Info_free");
+
+        MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+        ok(native::comm_create_errhandler(handler_fn, &handler) == MPI_SUCCESS &&
+               native::errhandler_free(&handler) == MPI_SUCCESS,
+           "MPI_Comm_create_errhandler/MPI_Errhandler_free");
+
+        ok(native::type_free(&type) == MPI_SUCCESS, "MPI_Type_free");
+        ok(native::type_free_keyval(&key) == MPI_SUCCESS, "MPI_Type_free_keyval");
+    }
+}
+
+TEST_F(ObjectsThreads, EightThreadsCreateUseAndFreeObjectsAtOnce)
+{
+    std::atomic<int> ready{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back(worker, t, &ready);
+    }
+    for (std::thread &th : threads) {
+        th.join();
+    }
+    const char *what = first_wrong.load();
+    EXPECT_EQ(wrong.load(), 0) << "first: " << (what != nullptr ? what : "");
+    EXPECT_EQ(deletes.load(), kThreads * kRounds) << "each attribute's delete callback runs once";
+}
+
+} // namespace
