@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/runtime/native_generated.h"
 #include "opal/threads.h"
@@ -53,6 +54,12 @@ int delete_cb(MPI_Datatype, int keyval, void *value, void *extra)
 }
 
 void handler_fn(MPI_Comm *, int *, ...) {}
+
+std::atomic<int> handled{0};
+void counting_fn(MPI_Comm *, int *, ...)
+{
+    ++handled;
+}
 
 class ObjectsThreads : public ::testing::Test {
 protected:
@@ -127,6 +134,64 @@ TEST_F(ObjectsThreads, EightThreadsCreateUseAndFreeObjectsAtOnce)
     const char *what = first_wrong.load();
     EXPECT_EQ(wrong.load(), 0) << "first: " << (what != nullptr ? what : "");
     EXPECT_EQ(deletes.load(), kThreads * kRounds) << "each attribute's delete callback runs once";
+}
+
+} // namespace
+
+namespace {
+
+/* Half the threads keep replacing MPI_COMM_SELF's handler with a new one (whose handle they free at once,
+ * so the communicator holds its only reference) and reading it back; the other half raise errors on
+ * MPI_COMM_SELF. A raise must call a handler that is alive, never the one just replaced. */
+TEST_F(ObjectsThreads, ErrorsRaisedWhileOtherThreadsReplaceTheHandler)
+{
+    handled = 0;
+    constexpr int kRaises = 20000;
+    MPI_Errhandler first = MPI_ERRHANDLER_NULL;
+    ASSERT_EQ(native::comm_create_errhandler(counting_fn, &first), MPI_SUCCESS);
+    tessera::ompi::errhandler_assign(&tessera::ompi::comm_self().errhandler, first);
+    ASSERT_EQ(native::errhandler_free(&first), MPI_SUCCESS);
+    std::atomic<int> ready{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            ++ready;
+            while (ready.load() < kThreads) {
+                std::this_thread::yield();
+            }
+            if (t % 2 == 0) {
+                while (!stop.load()) {
+                    /* What MPI_Comm_set_errhandler and MPI_Comm_get_errhandler do (they need MPI_Init). */
+                    MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+                    if (!ok(native::comm_create_errhandler(counting_fn, &h) == MPI_SUCCESS,
+                            "MPI_Comm_create_errhandler")) {
+                        continue;
+                    }
+                    tessera::ompi::errhandler_assign(&tessera::ompi::comm_self().errhandler, h);
+                    ok(native::errhandler_free(&h) == MPI_SUCCESS, "MPI_Errhandler_free");
+                    const MPI_Errhandler got = tessera::ompi::errhandler_get(&tessera::ompi::comm_self().errhandler);
+                    tessera::ompi::errhandler_release(got);
+                }
+            } else {
+                for (int i = 0; i < kRaises; ++i) {
+                    ok(tessera::ompi::raise_on_comm(MPI_COMM_SELF, MPI_ERR_ARG, "test", "raised") == MPI_ERR_ARG,
+                       "raise_on_comm");
+                }
+            }
+        });
+    }
+    for (int t = 1; t < kThreads; t += 2) {
+        threads[static_cast<std::size_t>(t)].join();
+    }
+    stop = true;
+    for (int t = 0; t < kThreads; t += 2) {
+        threads[static_cast<std::size_t>(t)].join();
+    }
+    tessera::ompi::errhandler_assign(&tessera::ompi::comm_self().errhandler, MPI_ERRORS_RETURN);
+    const char *what = first_wrong.load();
+    EXPECT_EQ(wrong.load(), 0) << "first: " << (what != nullptr ? what : "");
+    EXPECT_EQ(handled.load(), kThreads / 2 * kRaises) << "every raise calls a live handler once";
 }
 
 } // namespace
