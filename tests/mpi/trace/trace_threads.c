@@ -1,7 +1,6 @@
-/* Tracing under MPI_THREAD_MULTIPLE (over a runtime translator: the native engine offers at most
- * MPI_THREAD_SERIALIZED): four threads per rank, each on its own duplicate of MPI_COMM_WORLD, send
- * around the ring at the same time, blocking and nonblocking. Every record must still land whole, in
- * time order, in its rank's stream. Usage: trace_threads <log directory> */
+/* Tracing under MPI_THREAD_MULTIPLE (natively, and over the runtime translators): four threads per
+ * rank, each on its own duplicate of MPI_COMM_WORLD, send around the ring at the same time, blocking
+ * and nonblocking. Every record must still land whole, in time order, in its rank's stream. Usage: trace_threads <log directory> */
 #include <pthread.h>
 
 #include "trace_log.h"
