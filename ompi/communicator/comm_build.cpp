@@ -1,5 +1,8 @@
 #include "ompi/communicator/comm_build.h"
 
+#include <atomic>
+#include <cstdint>
+
 #include "ompi/coll/coll_comm.h"
 #include "ompi/communicator/comm_context.h"
 #include "ompi/errhandler/errhandler.h"
@@ -53,7 +56,9 @@ int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error)
         *error = problem;
         return MPI_ERR_INTERN;
     }
-    c->mark = Communicator::kMark;
+    /* An MPI_Comm_idup's communicator is completed by whichever thread progresses it, while the
+     * application's threads may look its handle up: the mark is published last, with release order. */
+    std::atomic_ref<std::uint64_t>(c->mark).store(Communicator::kMark, std::memory_order_release);
     return MPI_SUCCESS;
 }
 

@@ -1,5 +1,8 @@
 #include "ompi/communicator/communicator.h"
 
+#include <atomic>
+#include <cstdint>
+
 #include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {
@@ -39,7 +42,10 @@ Communicator *comm_lookup_settable(MPI_Comm handle)
         return c;
     }
     Communicator *c = user_slot_object<Communicator>(handle);
-    return c != nullptr && c->mark == Communicator::kPendingMark ? c : nullptr;
+    return c != nullptr && std::atomic_ref<std::uint64_t>(c->mark).load(std::memory_order_acquire) ==
+                                   Communicator::kPendingMark
+               ? c
+               : nullptr;
 }
 
 MPI_Comm comm_handle(const Communicator *comm)
