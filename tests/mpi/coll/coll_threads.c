@@ -2,7 +2,8 @@
  * duplicate of MPI_COMM_WORLD and runs blocking, non-blocking and persistent collectives on it while
  * the others run theirs (MPI-4.1 11.6: a communicator's collectives are called in one order, here by
  * one thread; different communicators' at the same time). The values name the thread and the round, so
- * a message taken by another thread's collective shows. Usage: coll_threads [rounds] */
+ * a message taken by another thread's collective shows. The threads then wait, idle but alive, while the
+ * main thread calls MPI_Finalize (MPI-4.1 11.6.2 allows it). Usage: coll_threads [rounds] */
 #include <pthread.h>
 
 #include "../mpi_check.h"
@@ -11,6 +12,11 @@ enum { kThreads = 4, kCount = 1000 };
 
 static MPI_Comm comms[kThreads];
 static int rounds = 100;
+
+/* The workers' collectives are done (checked by main), and MPI_Finalize has returned. */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t state_changed = PTHREAD_COND_INITIALIZER;
+static int workers_done = 0, finalized = 0;
 
 static void *worker(void *arg)
 {
@@ -71,6 +77,19 @@ static void *worker(void *arg)
     MPI_Request_free(&persistent);
     free(in);
     free(out);
+    int level = -1, is_main = -1;
+    CHECK(MPI_Query_thread(&level) == MPI_SUCCESS && level == MPI_THREAD_MULTIPLE,
+          "thread %d: MPI_Query_thread gave %d", t, level);
+    CHECK(MPI_Is_thread_main(&is_main) == MPI_SUCCESS && !is_main, "thread %d: MPI_Is_thread_main said yes", t);
+    CHECK(MPI_Comm_free(&comms[t]) == MPI_SUCCESS, "thread %d: MPI_Comm_free", t);
+    /* Idle until MPI_Finalize has returned in the main thread. */
+    pthread_mutex_lock(&state_lock);
+    ++workers_done;
+    pthread_cond_broadcast(&state_changed);
+    while (!finalized) {
+        pthread_cond_wait(&state_changed, &state_lock);
+    }
+    pthread_mutex_unlock(&state_lock);
     return NULL;
 }
 
@@ -97,16 +116,26 @@ int main(int argc, char **argv)
     for (int t = 0; t < kThreads; ++t) {
         pthread_create(&threads[t], NULL, worker, (void *)(long)t);
     }
+    pthread_mutex_lock(&state_lock);
+    while (workers_done < kThreads) {
+        pthread_cond_wait(&state_changed, &state_lock);
+    }
+    pthread_mutex_unlock(&state_lock);
+    int is_main = 0;
+    CHECK(MPI_Is_thread_main(&is_main) == MPI_SUCCESS && is_main, "MPI_Is_thread_main said no in the main thread");
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* The workers are alive and idle. */
+    MPI_Finalize();
+    pthread_mutex_lock(&state_lock);
+    finalized = 1;
+    pthread_cond_broadcast(&state_changed);
+    pthread_mutex_unlock(&state_lock);
     for (int t = 0; t < kThreads; ++t) {
         pthread_join(threads[t], NULL);
     }
-    for (int t = 0; t < kThreads; ++t) {
-        MPI_Comm_free(&comms[t]);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
     if (world_rank == 0) {
-        printf("coll_threads: all checks passed on %d ranks (%d threads, %d rounds)\n", world_size, kThreads, rounds);
+        printf("coll_threads: all checks passed on %d ranks (%d threads, %d rounds, finalized with them idle)\n",
+               world_size, kThreads, rounds);
     }
-    MPI_Finalize();
     return 0;
 }
