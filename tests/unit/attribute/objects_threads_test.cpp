@@ -16,6 +16,8 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/native_api.h"
+#include "mca/framework.h"
+#include "mca/var_store.h"
 #include "ompi/runtime/native_generated.h"
 #include "opal/threads.h"
 
@@ -66,6 +68,9 @@ protected:
     void SetUp() override
     {
         tessera::ompi::comm_self().errhandler = MPI_ERRORS_RETURN;
+        /* The interpreter commits the types: the jit's compiles would still be queued when this test
+         * process exits without MPI_Finalize (DteJitPlan runs the jit from several threads). */
+        tessera::mca::set_command_line("dte", "interp");
         tessera::opal::set_using_threads(true);
         deletes = 0;
         wrong = 0;
@@ -75,6 +80,10 @@ protected:
     {
         tessera::opal::set_using_threads(false);
         tessera::ompi::comm_self().errhandler = MPI_ERRORS_ARE_FATAL;
+        /* As MPI_Finalize would: the dte framework opened by the commits closes before the process
+         * exits (its state and the parameters' are static objects, destroyed in no set order). */
+        tessera::mca::frameworks_finalize();
+        tessera::mca::vars_finalize();
     }
 };
 
