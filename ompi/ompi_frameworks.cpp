@@ -9,6 +9,7 @@
 #include "ompi/communicator/comm_context.h"
 #include "ompi/op/op.h"
 #include "ompi/pml/pml_engine.h"
+#include "ompi/runtime/async_progress.h"
 #include "orte/orte_frameworks.h"
 
 namespace tessera::ompi {
@@ -29,6 +30,9 @@ int register_frameworks()
         result = rc;
     }
     if (int rc = coll::register_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
+        result = rc;
+    }
+    if (int rc = async_progress::register_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {
         result = rc;
     }
     if (int rc = register_op_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {

@@ -193,8 +193,12 @@ struct mca_btl_base_module {
 /*
  * Creates the component's modules after its query accepted: returns an array of *num_modules modules
  * owned by the component (valid until each is finalized and the component closed), or NULL with
- * *num_modules = 0 when it finds nothing to drive after all. enable_mpi_threads: send/progress may be
- * called from several threads at once (MPI_THREAD_MULTIPLE).
+ * *num_modules = 0 when it finds nothing to drive after all. enable_mpi_threads (MPI_THREAD_MULTIPLE, or
+ * a progress thread): send may be called from several threads at once, concurrently with progress, which
+ * one thread at a time calls (the pml's progress gate). Receive callbacks then run in progress only,
+ * never inside send; a done callback may also run in the send of another thread. The upper layer calls
+ * send holding none of the locks its receive callback takes, so a module may keep its own lock across
+ * its callbacks (docs/threads.md has the order).
  */
 typedef mca_btl_base_module_t **(*mca_btl_base_init_fn_t)(int *num_modules, bool enable_progress_threads,
                                                           bool enable_mpi_threads);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <list>
+#include <mutex>
 #include <string>
 
 #include "ompi/datatype/convertor.h"
@@ -18,6 +19,7 @@
 #include "ompi/pml/p2p_checks.h"
 #include "ompi/pml/pml_engine.h"
 #include "ompi/runtime/runtime.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::native {
 
@@ -37,6 +39,9 @@ struct Attached {
     std::list<Piece> pieces; /* by offset */
 };
 
+/* Guards `attached`: MPI_Bsend from several threads shares the one buffer. Taken by application threads
+ * only (never in a progress pass), before a send's locks. */
+opal::Mutex attached_lock;
 Attached attached;
 
 /* Gives back the space of buffered sends that completed. */
@@ -81,18 +86,20 @@ static_assert(kAlign - 1 <= MPI_BSEND_OVERHEAD);
 int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, const void *buf, std::size_t count,
             const Datatype *type, int dest, int tag)
 {
+    std::unique_lock lock(attached_lock);
     reap();
     const std::size_t bytes = count * type->size;
     const std::size_t need = bytes + MPI_BSEND_OVERHEAD;
     std::size_t offset = 0;
     std::list<Piece>::iterator where;
     if (attached.base == nullptr || !find_space(need, &offset, &where)) {
-        return raise_on_comm(comm, MPI_ERR_BUFFER, function,
-                             attached.base == nullptr
-                                 ? "no buffer is attached (MPI_Buffer_attach)"
-                                 : "the attached buffer of " + std::to_string(attached.original_size) +
-                                       " bytes has no room for a message of " + std::to_string(bytes) +
-                                       " bytes (each pending message needs its size + MPI_BSEND_OVERHEAD)");
+        const std::string why = attached.base == nullptr
+                                    ? "no buffer is attached (MPI_Buffer_attach)"
+                                    : "the attached buffer of " + std::to_string(attached.original_size) +
+                                          " bytes has no room for a message of " + std::to_string(bytes) +
+                                          " bytes (each pending message needs its size + MPI_BSEND_OVERHEAD)";
+        lock.unlock(); /* the handler may be the application's */
+        return raise_on_comm(comm, MPI_ERR_BUFFER, function, why);
     }
     const auto at = reinterpret_cast<std::uintptr_t>(attached.base + offset);
     char *copy = attached.base + offset + (kAlign - at % kAlign) % kAlign;
@@ -107,6 +114,7 @@ int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, con
     r->tag = tag;
     if (int rc = pml::start_send(r); rc != MPI_SUCCESS) {
         pml::request_release(r);
+        lock.unlock();
         return raise_on_comm(comm, rc, function, "rank " + std::to_string(dest) + " cannot be reached");
     }
     attached.pieces.insert(where, Piece{offset, need, r});
@@ -175,6 +183,7 @@ int bsend_init_impl(const char *function, const void *buf, MPI_Count count, MPI_
 void drain()
 {
     pml::wait_until([] {
+        opal::LockGuard lock(attached_lock);
         reap();
         return attached.pieces.empty();
     });
@@ -193,10 +202,13 @@ int start_bsend(pml::Request *r)
 
 int buffer_attach(void *buffer, int size)
 {
+    std::unique_lock lock(attached_lock);
     if (attached.base != nullptr) {
+        lock.unlock();
         return raise_on_comm(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is attached already");
     }
     if (buffer == MPI_BUFFER_AUTOMATIC || (buffer == nullptr && size > 0)) {
+        lock.unlock();
         return raise_on_comm(MPI_COMM_SELF, MPI_ERR_BUFFER, "MPI_Buffer_attach",
                              "MPI_BUFFER_AUTOMATIC and NULL buffers are not supported");
     }
@@ -210,13 +222,17 @@ int buffer_attach(void *buffer, int size)
 
 int buffer_detach(void *buffer_addr, int *size)
 {
-    if (attached.base == nullptr) {
-        *static_cast<void **>(buffer_addr) = nullptr;
-        *size = 0;
-        return MPI_SUCCESS;
+    {
+        opal::LockGuard lock(attached_lock);
+        if (attached.base == nullptr) {
+            *static_cast<void **>(buffer_addr) = nullptr;
+            *size = 0;
+            return MPI_SUCCESS;
+        }
     }
     /* Every buffered message is delivered to the transports before the buffer goes back. */
     drain();
+    opal::LockGuard lock(attached_lock);
     *static_cast<void **>(buffer_addr) = attached.original;
     *size = attached.original_size;
     attached = Attached{};

@@ -391,10 +391,10 @@ int request_free(MPI_Request *request)
     }
     /* A generalized request's free_fn runs now, as in MPICH; the request waits for MPI_Grequest_complete. */
     const int freed = r->kind == pml::Kind::Generalized ? pml::generalized_free(r) : MPI_SUCCESS;
-    if (r->complete || (r->persistent && !r->active)) {
+    /* Released here when it is done, else by whoever completes it (the engine, MPI_Grequest_complete):
+     * the one atomic byte decides which, should that happen in another thread right now. */
+    if ((r->persistent && !r->active) || (r->complete.abandon() & pml::Completion::kDone) != 0) {
         pml::request_release(r);
-    } else {
-        r->freed = true; /* released by the engine (or MPI_Grequest_complete) when it completes */
     }
     *request = MPI_REQUEST_NULL;
     return freed == MPI_SUCCESS ? MPI_SUCCESS

@@ -90,8 +90,8 @@ int grequest_complete(MPI_Request request)
                              : r->kind != pml::Kind::Generalized ? "the request is not a generalized request"
                                                                          : "the request was completed already");
     }
-    r->complete = true;
-    if (r->freed) { /* MPI_Request_free ran free_fn already; the request was only waiting for this */
+    /* MPI_Request_free ran free_fn already when it let go: the request was only waiting for this. */
+    if ((r->complete.finish() & pml::Completion::kFreed) != 0) {
         pml::request_release(r);
     }
     return MPI_SUCCESS;

@@ -210,6 +210,9 @@ int start_sendrecv(const char *function, const void *sendbuf, MPI_Count sendcoun
         parent->packed.swap(*copy); /* the outgoing copy of MPI_Isendrecv_replace lives with the request */
         sr->sbuf = parent->packed.data();
     }
+    /* Read before anything starts: a started child may complete in another thread and go back to the
+     * free list at once. */
+    const bool receives = rr->peer != MPI_PROC_NULL, sends = sr->peer != MPI_PROC_NULL;
     for (Request *child : {rr, sr}) {
         child->persistent = false;
         if (child->peer == MPI_PROC_NULL) {
@@ -218,10 +221,10 @@ int start_sendrecv(const char *function, const void *sendbuf, MPI_Count sendcoun
             pml::adopt(parent, child);
         }
     }
-    if (rr->peer != MPI_PROC_NULL) {
+    if (receives) {
         pml::start_recv(rr);
     }
-    if (sr->peer != MPI_PROC_NULL && pml::start_send(sr) != MPI_SUCCESS) {
+    if (sends && pml::start_send(sr) != MPI_SUCCESS) {
         pml::fail_request(sr, MPI_ERR_OTHER);
     }
     *request = pml::to_handle(parent);

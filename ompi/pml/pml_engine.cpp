@@ -2,10 +2,12 @@
  * and the progress loop that drives the transports and the other files' queues (docs/p2p.md). */
 #include "ompi/pml/pml_engine_private.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <mutex>
 #include <cstdio>
 #include <iterator>
 #include <string>
@@ -22,15 +24,99 @@ Params params;
 int idle_spins = Params{}.poll_spins;
 bool oversubscribed = false;
 
+opal::Mutex contexts_lock;
 std::vector<CommState *> states_by_context;
 MessageList early;
+MessageList early_pool;
+opal::Mutex queues_lock;
 std::deque<Pending> pending;
+std::atomic<bool> pending_any{false};
 RequestList awaiting_cts;
-RequestList active_sends;
 RequestList receiving;
 std::vector<const tessera_proc_t *> finalizing_peers;
+RequestList active_sends;
 std::vector<ProgressHook> progress_hooks;
 bool running = false;
+
+namespace {
+
+/* The progress gate: a plain mutex (opal::Mutex's flag is checked by the callers already) and the thread
+ * that holds it, so that a pass's callbacks and hooks, which may progress or attach a communicator
+ * themselves, go through instead of waiting for their own thread. */
+std::mutex progress_mutex;
+std::atomic<pthread_t> progress_owner{};
+
+/* Requests the application let go of that completed during a pass (release_freed), released at its end;
+ * queues_lock. */
+Request *freed_done = nullptr;
+std::atomic<bool> freed_any{false};
+
+bool owner_is_me()
+{
+    return pthread_equal(progress_owner.load(std::memory_order_relaxed), pthread_self()) != 0;
+}
+
+void enter_gate()
+{
+    progress_owner.store(pthread_self(), std::memory_order_relaxed);
+}
+
+void leave_gate()
+{
+    progress_owner.store(pthread_t{}, std::memory_order_relaxed);
+    progress_mutex.unlock();
+}
+
+void release_freed_done()
+{
+    Request *list = nullptr;
+    {
+        opal::LockGuard lock(queues_lock);
+        list = freed_done;
+        freed_done = nullptr;
+        freed_any.store(false, std::memory_order_relaxed);
+    }
+    while (list != nullptr) {
+        Request *r = list;
+        list = r->next;
+        request_release(r);
+    }
+}
+
+} // namespace
+
+bool progress_owned_here()
+{
+    return !opal::using_threads() || owner_is_me();
+}
+
+ProgressScope::ProgressScope() : entered_(false)
+{
+    if (opal::using_threads() && !owner_is_me()) {
+        progress_mutex.lock();
+        enter_gate();
+        entered_ = true;
+    }
+}
+
+ProgressScope::~ProgressScope()
+{
+    if (entered_) {
+        leave_gate();
+    }
+}
+
+void release_freed(Request *r)
+{
+    if (!opal::using_threads()) {
+        request_release(r);
+        return;
+    }
+    opal::LockGuard lock(queues_lock);
+    r->next = freed_done;
+    freed_done = r;
+    freed_any.store(true, std::memory_order_relaxed);
+}
 
 namespace {
 
@@ -57,33 +143,55 @@ void comm_attach(Communicator &comm)
     state->comm = &comm;
     state->peers.resize(comm.peers().size());
     comm.pml = state;
-    if (states_by_context.size() <= comm.context_id) {
-        states_by_context.resize(comm.context_id + 1, nullptr);
-    }
-    states_by_context[comm.context_id] = state;
     MessageList arrived;
-    for (auto it = early.begin(); it != early.end();) {
-        const auto next = std::next(it);
-        if (it->header.context == comm.context_id && it->header.generation <= comm.generation) {
-            arrived.splice(arrived.end(), early, it); /* an older generation's is dropped by on_match */
+    {
+        opal::LockGuard lock(contexts_lock);
+        if (states_by_context.size() <= comm.context_id) {
+            states_by_context.resize(comm.context_id + 1, nullptr);
         }
-        it = next;
+        states_by_context[comm.context_id] = state;
+        for (auto it = early.begin(); it != early.end();) {
+            const auto next = std::next(it);
+            if (it->header.context == comm.context_id && it->header.generation <= comm.generation) {
+                arrived.splice(arrived.end(), early, it); /* an older generation's is dropped by on_match */
+            }
+            it = next;
+        }
     }
+    if (arrived.empty()) {
+        return;
+    }
+    /* Outside contexts_lock, which on_match takes: a fragment that a progress pass matched meanwhile has a
+     * later sequence number than these and is held until they are in (the peer's order holds). Under the
+     * progress gate, as on_match always runs: answering an RTS sends a CTS, under this communicator's
+     * lock, and a btl may hold its own lock while a pass waits for that one (btl tcp). */
+    ProgressScope gate;
     while (!arrived.empty()) {
         const KeptMessage &m = arrived.front();
         on_match(m.header, m.proc, m.data.data(), m.data.size());
-        drop_message(arrived, arrived.begin());
+        opal::LockGuard lock(contexts_lock);
+        drop_message(early_pool, arrived, arrived.begin());
     }
 }
 
 void comm_detach(Communicator &comm)
 {
     auto *state = static_cast<CommState *>(comm.pml);
-    if (state != nullptr) {
-        states_by_context[comm.context_id] = nullptr;
-        delete state;
-        comm.pml = nullptr;
+    if (state == nullptr) {
+        return;
     }
+    {
+        /* No pass finds it from here on, and one that found it before has let go of its lock: on_match
+         * takes the state's lock before it lets go of contexts_lock. */
+        opal::LockGuard lock(contexts_lock);
+        if (comm.context_id < states_by_context.size() && states_by_context[comm.context_id] == state) {
+            states_by_context[comm.context_id] = nullptr;
+        }
+        state->lock.lock();
+        state->lock.unlock();
+    }
+    delete state;
+    comm.pml = nullptr;
 }
 
 int register_params()
@@ -113,6 +221,10 @@ int register_params()
          "for a CPU (the kernel's run delay) at least this share of the time, or when this host's ranks outnumber "
          "its cores. 0: always contended; above 1: only when oversubscribed",
          MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, &params.contention_threshold},
+        {"request_cache",
+         "Requests each thread keeps for itself under MPI_THREAD_MULTIPLE, before it gives half of them back to "
+         "the process's shared free list (whose lock is then taken once per that many)",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_6, &params.request_cache},
         {"contention_window",
          "pml_single_copy=auto: seconds over which the run delay is measured (a scheduler time slice is a few ms)",
          MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_6, &params.contention_window},
@@ -159,6 +271,9 @@ std::string check_params(const Params &p)
         return bad_value("pml_pipeline_depth", std::to_string(p.pipeline_depth),
                          "must be at least 1 (fragments of one message in flight)");
     }
+    if (p.request_cache < 1) {
+        return bad_value("pml_request_cache", std::to_string(p.request_cache), "must be at least 1");
+    }
     if (p.poll_spins < 0) {
         return bad_value("mpi_poll_spins", std::to_string(p.poll_spins), "must be 0 or more");
     }
@@ -185,28 +300,69 @@ std::string check_params(const Params &p)
     return "";
 }
 
-int progress()
+namespace {
+
+/* One pass: the caller holds the progress gate (or runs MPI in one thread). */
+int progress_pass()
 {
     int events = mca_btl_base_progress();
-    if (!pending.empty()) {
+    if (pending_any.load(std::memory_order_acquire)) {
         events += progress_pending();
     }
     if (!active_sends.empty()) {
         events += progress_sends();
     }
-    for (ProgressHook hook : progress_hooks) {
-        events += hook();
+    /* By index: a hook may add or remove hooks (this thread holds the gate, so it may). */
+    for (std::size_t i = 0; i < progress_hooks.size(); ++i) {
+        events += progress_hooks[i]();
+    }
+    if (failures_reported.load(std::memory_order_acquire)) {
+        handle_reported_failures();
+    }
+    if (freed_any.load(std::memory_order_relaxed)) {
+        release_freed_done();
     }
     return events;
 }
 
+/* Under MPI_THREAD_MULTIPLE: a thread that finds the gate taken goes back to its own requests at once
+ * rather than queueing for a pass that is being made for everybody. */
+[[gnu::noinline]] int progress_threaded()
+{
+    if (owner_is_me()) {
+        return progress_pass(); /* from a callback or a hook of this thread's pass */
+    }
+    if (!progress_mutex.try_lock()) {
+        return 0;
+    }
+    enter_gate();
+    const int events = progress_pass();
+    leave_gate();
+    return events;
+}
+
+} // namespace
+
+int progress()
+{
+    if (opal::using_threads()) {
+        return progress_threaded();
+    }
+    return progress_pass();
+}
+
+/* Hooks change under the gate, so that a pass never sees a half-changed list and a hook removed here
+ * runs no more once this returns (its module may go away then). From inside a pass (a hook removing
+ * itself) the pass's own thread changes the list directly. */
 void progress_hook_add(ProgressHook hook)
 {
+    ProgressScope gate;
     progress_hooks.push_back(hook);
 }
 
 void progress_hook_remove(ProgressHook hook)
 {
+    ProgressScope gate;
     std::erase(progress_hooks, hook);
 }
 
@@ -230,7 +386,7 @@ void yield_cpu()
 
 void wait_for(Request *r)
 {
-    wait_until([r] { return r->complete; });
+    wait_until([r] { return static_cast<bool>(r->complete); });
 }
 
 void fail_request(Request *r, int code)
@@ -280,10 +436,11 @@ void finalize()
     mca_btl_base_register_error(nullptr, nullptr);
     comm_detach(comm_world());
     comm_detach(comm_self());
+    release_freed_done();
     states_by_context.clear();
     finalizing_peers.clear();
     early.clear();
-    clear_message_pool();
+    early_pool.clear();
     contention_finalize();
     running = false;
 }

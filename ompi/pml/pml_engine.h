@@ -1,6 +1,8 @@
 /*
  * The matching engine and its protocols (docs/p2p.md): what the MPI functions of p2p_*.cpp call.
- * Thread level: calls are serialized by the application (MPI_THREAD_SERIALIZED at most).
+ * Every function here may be called from several threads at once when opal::using_threads()
+ * (MPI_THREAD_MULTIPLE, or an asynchronous progress thread): the locks and their order are in
+ * docs/threads.md.
  */
 #ifndef TESSERA_OMPI_PML_PML_ENGINE_H
 #define TESSERA_OMPI_PML_PML_ENGINE_H
@@ -43,6 +45,9 @@ struct Params {
      * least this share of the last window of that many seconds (pml_contention.h). */
     double contention_threshold = 0.9;
     double contention_window = 0.01;
+    /* pml_request_cache: requests a thread keeps for itself under MPI_THREAD_MULTIPLE before it gives
+     * half of them back to the shared free list (pml_request.cpp). */
+    int request_cache = 256;
 };
 extern Params params;
 int register_params();
@@ -58,7 +63,9 @@ void comm_detach(Communicator &comm);
 int start_send(Request *r);
 int start_recv(Request *r);
 
-/* One pass over the transports and the engine's pending work; returns how much it did. */
+/* One pass over the transports and the engine's pending work; returns how much it did. Any thread may
+ * call it: under MPI_THREAD_MULTIPLE one thread at a time makes the pass, and a thread that finds another
+ * making it returns 0 at once, to look at its own requests again (docs/threads.md). */
 int progress();
 
 /* Progresses until r is complete (spinning, then yielding the CPU between empty passes). */

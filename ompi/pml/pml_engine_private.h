@@ -10,6 +10,7 @@
 #ifndef TESSERA_OMPI_PML_PML_ENGINE_PRIVATE_H
 #define TESSERA_OMPI_PML_PML_ENGINE_PRIVATE_H
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -21,6 +22,7 @@
 #include "ompi/pml/pml_internal.h"
 #include "ompi/pml/pml_queues.h"
 #include "ompi/pml/pml_wire.h"
+#include "opal/threads.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -28,17 +30,42 @@ namespace tessera::ompi::pml {
 
 inline constexpr mca_btl_base_tag_t kTag = MCA_BTL_TAG_PML;
 
-struct PeerState {
-    uint32_t send_seq = 0;
-    uint32_t recv_seq = 0;
-    MessageList held; /* fragments ahead of recv_seq, by sequence number */
+/* The next sequence number to send to a peer: taken by any sending thread without a lock (the receiver
+ * matches in sequence order whatever order the fragments arrive in, pml_recv_frag.cpp). Copyable for the
+ * vector that holds it, which is sized once, before any thread sends. */
+struct SendSeq {
+    std::atomic<uint32_t> value{0};
+
+    SendSeq() = default;
+    SendSeq(const SendSeq &other) : value(other.value.load(std::memory_order_relaxed)) {}
+    uint32_t take()
+    {
+        if (opal::using_threads()) {
+            return value.fetch_add(1, std::memory_order_relaxed);
+        }
+        const uint32_t v = value.load(std::memory_order_relaxed);
+        value.store(v + 1, std::memory_order_relaxed);
+        return v;
+    }
 };
 
+struct PeerState {
+    SendSeq send_seq;
+    uint32_t recv_seq = 0; /* CommState::lock */
+    MessageList held;      /* CommState::lock: fragments ahead of recv_seq, by sequence number */
+};
+
+/* A communicator's matching state. Its lock guards the posted and unexpected queues, what is held per
+ * peer and the pool of kept messages: threads on different communicators never meet on a lock
+ * (docs/threads.md). Nothing that may take a btl's lock or the progress lock is called under it from an
+ * application thread. */
 struct CommState {
     Communicator *comm = nullptr;
+    opal::Mutex lock;
     RequestList posted;     /* receives in posting order */
     MessageList unexpected; /* in arrival order */
     std::vector<PeerState> peers;
+    MessageList pool;       /* nodes of kept messages, reused (pml_queues.h) */
 };
 
 /* Sequence numbers wrap: a is before b when the distance from b back to a is short. */
@@ -56,50 +83,82 @@ struct Pending {
     Request *completes; /* an eager send completes once its fragment is taken */
 };
 
-/* The engine's state (pml_engine.cpp). */
+/* The engine's state (pml_engine.cpp), and the lock that guards each part (docs/threads.md has the
+ * order in which they are taken). */
+
+/* contexts_lock: the communicators by context id, and matching fragments for a context no communicator
+ * of this process has yet: a peer may start using a new communicator as soon as its own creation call
+ * returns, before this process has finished its own (comm_attach replays them). */
+extern opal::Mutex contexts_lock;
 extern std::vector<CommState *> states_by_context;
-/* Matching fragments for a context no communicator of this process has yet: a peer may start using a
- * new communicator as soon as its own creation call returns, before this process has finished its own
- * (comm_attach replays them). */
 extern MessageList early;
+extern MessageList early_pool;
+
+/* queues_lock: the rendezvous protocol's queues and the control fragments waiting for a transport. Off
+ * the eager path: a send looks at pending_any (one load) and takes the lock only when something waits. */
+extern opal::Mutex queues_lock;
 extern std::deque<Pending> pending;
-extern RequestList awaiting_cts; /* rendezvous sends whose RTS is out */
-extern RequestList active_sends; /* rendezvous sends moving their data */
-extern RequestList receiving;    /* matched rendezvous receives waiting for their data */
+extern std::atomic<bool> pending_any;   /* !pending.empty(), readable without the lock */
+extern RequestList awaiting_cts;         /* rendezvous sends whose RTS is out */
+extern RequestList receiving;            /* matched rendezvous receives waiting for their data */
 extern std::vector<const tessera_proc_t *> finalizing_peers; /* whose FIN came: they receive nothing more */
+
+/* The progress gate (one thread in progress() at a time): rendezvous sends moving their data, and the
+ * progress hooks. */
+extern RequestList active_sends;
 extern std::vector<ProgressHook> progress_hooks;
 extern bool running;
 
-inline CommState *state_of(uint32_t context)
-{
-    return context < states_by_context.size() ? states_by_context[context] : nullptr;
-}
+/* Holds the progress gate for a scope: waits for the thread in progress() to finish its pass, or does
+ * nothing when this thread is that thread (a callback or a hook of its pass). For what must not run
+ * while a pass does: attaching communicators, changing the hooks, failing a peer. Never taken while
+ * holding a communicator's lock or queues_lock. */
+class ProgressScope {
+public:
+    ProgressScope();
+    ~ProgressScope();
+    ProgressScope(const ProgressScope &) = delete;
+    ProgressScope &operator=(const ProgressScope &) = delete;
+
+private:
+    bool entered_;
+};
+
+/* Whether this thread is making a progress pass (or no thread but this one runs MPI). */
+bool progress_owned_here();
+
+/* Releases a request that completed after the application let go of it. Under MPI_THREAD_MULTIPLE it
+ * waits for the end of the current progress pass: releasing drops the request's communicator, whose
+ * matching state the caller may be holding locked. */
+void release_freed(Request *r);
 
 inline void complete(Request *r)
 {
-    r->complete = true;
     Request *parent = r->parent;
     if (parent != nullptr) {
         /* A child of a compound request: the receive's status is the parent's; a failed send shows
-         * as the parent's error when the receive succeeded. */
+         * as the parent's error when the receive succeeded. The children may complete in two threads:
+         * each writes only its own part, and the last one (acq_rel) merges them. */
         if (r->kind == Kind::Recv) {
-            const int error = parent->status.MPI_ERROR;
             parent->status = r->status;
-            if (r->status.MPI_ERROR == MPI_SUCCESS && error != MPI_SUCCESS) {
-                parent->status.MPI_ERROR = error;
-            }
         } else if (r->status.MPI_ERROR != MPI_SUCCESS) {
-            parent->status.MPI_ERROR = r->status.MPI_ERROR;
+            parent->child_error.store(r->status.MPI_ERROR, std::memory_order_relaxed);
         }
         request_release(r);
-        if (--parent->children == 0) {
+        if (parent->children.add(-1) == 0) {
+            const int error = parent->child_error.load(std::memory_order_relaxed);
+            if (parent->status.MPI_ERROR == MPI_SUCCESS && error != MPI_SUCCESS) {
+                parent->status.MPI_ERROR = error;
+            }
             complete(parent);
         }
         return;
     }
-    if (r->freed) {
+    /* From here a waiter in another thread may take and release r: nothing touches it after, unless the
+     * application let go of it first (then nobody else can). */
+    if ((r->complete.finish() & Completion::kFreed) != 0) {
         r->active = false;
-        request_release(r);
+        release_freed(r);
     }
 }
 
@@ -167,8 +226,11 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len);
 void on_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, void *);
 
-/* pml_peer_failure.cpp: the btl's error callback. */
+/* pml_peer_failure.cpp: the btl's error callback, and the failures it left for the end of the current
+ * progress pass (reported from a thread that was not making it). */
 void on_peer_error(mca_btl_base_module_t *btl, tessera_proc_t *proc, int, const char *why, void *);
+extern std::atomic<bool> failures_reported;
+void handle_reported_failures();
 
 } // namespace tessera::ompi::pml
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ompi/errhandler/errhandler.h"
 
@@ -12,38 +14,55 @@ namespace tessera::ompi::pml {
 namespace {
 
 /* Fails what involves a peer that is gone: sends to it and receives matched to it (or naming it as
- * their source), control fragments still queued for it, fragments of it held for their turn. */
+ * their source), control fragments still queued for it, fragments of it held for their turn. In a
+ * progress pass (the gate held); requests are failed outside queues_lock, which completing may take. */
 void fail_peer(tessera_proc_t *proc)
 {
-    const auto fail_in = [proc](RequestList &list) {
-        for (Request *r = list.head; r != nullptr;) {
-            Request *next = r->next;
-            if (r->proc == proc) {
-                if (&list == &active_sends && r->in_flight > 0) {
-                    /* The transport still owes the done callbacks; progress_sends completes it. */
-                    r->status.MPI_ERROR = MPI_ERR_OTHER;
-                    r->scheduled = r->bytes;
-                } else {
+    std::vector<Request *> failed;
+    {
+        opal::LockGuard lock(queues_lock);
+        const auto fail_in = [proc, &failed](RequestList &list) {
+            for (Request *r = list.head; r != nullptr;) {
+                Request *next = r->next;
+                if (r->proc == proc) {
                     list.erase(r);
-                    fail(r, MPI_ERR_OTHER);
+                    failed.push_back(r);
                 }
+                r = next;
             }
-            r = next;
-        }
-    };
-    fail_in(awaiting_cts);
-    fail_in(active_sends);
-    fail_in(receiving);
-    for (auto it = pending.begin(); it != pending.end();) {
-        if (it->proc == proc) {
-            if (it->completes != nullptr) {
-                fail(it->completes, MPI_ERR_OTHER);
+        };
+        fail_in(awaiting_cts);
+        fail_in(receiving);
+        for (auto it = pending.begin(); it != pending.end();) {
+            if (it->proc == proc) {
+                if (it->completes != nullptr) {
+                    failed.push_back(it->completes);
+                }
+                it = pending.erase(it);
+            } else {
+                ++it;
             }
-            it = pending.erase(it);
-        } else {
-            ++it;
         }
+        pending_any.store(!pending.empty(), std::memory_order_release);
     }
+    for (Request *r = active_sends.head; r != nullptr;) {
+        Request *next = r->next;
+        if (r->proc == proc) {
+            if (r->in_flight > 0) {
+                /* The transport still owes the done callbacks; progress_sends completes it. */
+                r->status.MPI_ERROR = MPI_ERR_OTHER;
+                r->scheduled = r->bytes;
+            } else {
+                active_sends.erase(r);
+                failed.push_back(r);
+            }
+        }
+        r = next;
+    }
+    for (Request *r : failed) {
+        fail(r, MPI_ERR_OTHER);
+    }
+    opal::LockGuard contexts(contexts_lock);
     for (CommState *state : states_by_context) {
         if (state == nullptr) {
             continue;
@@ -54,6 +73,7 @@ void fail_peer(tessera_proc_t *proc)
             continue;
         }
         const int rank = static_cast<int>(found - procs.begin());
+        opal::LockGuard lock(state->lock);
         for (Request *r = state->posted.head; r != nullptr;) {
             Request *next = r->next;
             if (r->peer == rank) {
@@ -64,24 +84,63 @@ void fail_peer(tessera_proc_t *proc)
         }
         MessageList &held = state->peers[static_cast<std::size_t>(rank)].held;
         while (!held.empty()) {
-            drop_message(held, held.begin());
+            drop_message(state->pool, held, held.begin());
         }
     }
 }
 
-} // namespace
+struct Failure {
+    mca_btl_base_module_t *btl;
+    tessera_proc_t *proc;
+    std::string why;
+};
 
-void on_peer_error(mca_btl_base_module_t *btl, tessera_proc_t *proc, int, const char *why, void *)
+/* Failures a btl reported from a thread that was not making a progress pass (a send that found the
+ * connection gone, in an application thread): the pass's thread handles them at the end of its pass,
+ * since waiting for the gate here could wait for a pass that waits for the btl's lock this thread holds.
+ * queues_lock. */
+std::vector<Failure> reported;
+
+void handle(const Failure &f)
 {
-    if (proc != nullptr) {
-        fail_peer(proc);
+    if (f.proc != nullptr) {
+        fail_peer(f.proc);
     }
     /* A rank of MPI_COMM_WORLD is gone: the job cannot go on (fault tolerance is not offered); with
      * MPI_ERRORS_RETURN the failed requests carry the error. */
-    std::string who = proc != nullptr ? "rank " + std::to_string(proc->proc_name.rank) : std::string("a peer");
+    std::string who = f.proc != nullptr ? "rank " + std::to_string(f.proc->proc_name.rank) : std::string("a peer");
     raise_on_comm(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI progress",
-                  who + " is unreachable over " + (btl != nullptr && btl->btl_name ? btl->btl_name : "the btl") +
-                      ": " + why);
+                  who + " is unreachable over " +
+                      (f.btl != nullptr && f.btl->btl_name ? f.btl->btl_name : "the btl") + ": " + f.why);
+}
+
+} // namespace
+
+std::atomic<bool> failures_reported{false};
+
+void handle_reported_failures()
+{
+    std::vector<Failure> now;
+    {
+        opal::LockGuard lock(queues_lock);
+        now.swap(reported);
+        failures_reported.store(false, std::memory_order_relaxed);
+    }
+    for (const Failure &f : now) {
+        handle(f);
+    }
+}
+
+void on_peer_error(mca_btl_base_module_t *btl, tessera_proc_t *proc, int, const char *why, void *)
+{
+    Failure f{btl, proc, why != nullptr ? why : ""};
+    if (progress_owned_here()) {
+        handle(f);
+        return;
+    }
+    opal::LockGuard lock(queues_lock);
+    reported.push_back(std::move(f));
+    failures_reported.store(true, std::memory_order_release);
 }
 
 } // namespace tessera::ompi::pml

@@ -7,6 +7,7 @@ namespace tessera::ompi::pml {
 bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
+    opal::LockGuard lock(state->lock);
     for (const KeptMessage &u : state->unexpected) {
         if ((source == MPI_ANY_SOURCE || source == u.header.source) && tag_matches(tag, u.header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
@@ -35,6 +36,7 @@ struct Message {
 Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
+    opal::LockGuard lock(state->lock);
     for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
         if ((source == MPI_ANY_SOURCE || source == it->header.source) && tag_matches(tag, it->header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
@@ -67,10 +69,16 @@ void start_mrecv(Request *r, Message *m)
     r->bytes = r->count * r->type->size;
     restart(r);
     request_set_comm(r, m->comm);
-    comm_release(m->comm);
+    /* Found first, and the message's hold on the communicator kept until the node is back in its pool:
+     * once delivered, r may be complete and released by a waiting thread. */
+    auto *state = static_cast<CommState *>(m->comm->pml);
     const KeptMessage &kept = m->node.front();
     deliver(r, kept.header, kept.proc, kept.data.data());
-    drop_message(m->node, m->node.begin());
+    {
+        opal::LockGuard lock(state->lock);
+        drop_message(state->pool, m->node, m->node.begin());
+    }
+    comm_release(m->comm);
     delete m;
 }
 

@@ -2,13 +2,7 @@
 
 namespace tessera::ompi::pml {
 
-namespace {
-
-MessageList pool;
-
-} // namespace
-
-MessageList::iterator keep_message(MessageList &to, MessageList::iterator pos, const MatchHeader &h,
+MessageList::iterator keep_message(MessageList &pool, MessageList &to, MessageList::iterator pos, const MatchHeader &h,
                                    tessera_proc_t *proc, const char *data, std::size_t len)
 {
     if (pool.empty()) {
@@ -22,14 +16,9 @@ MessageList::iterator keep_message(MessageList &to, MessageList::iterator pos, c
     return node;
 }
 
-void drop_message(MessageList &from, MessageList::iterator it)
+void drop_message(MessageList &pool, MessageList &from, MessageList::iterator it)
 {
     pool.splice(pool.begin(), from, it);
-}
-
-void clear_message_pool()
-{
-    pool.clear();
 }
 
 } // namespace tessera::ompi::pml

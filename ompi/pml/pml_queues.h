@@ -55,16 +55,13 @@ struct KeptMessage {
 
 using MessageList = std::list<KeptMessage>;
 
-/* Moves a node from the pool (or a new one while the pool is cold) to `to` before `pos`, filled in;
- * returns it. */
-MessageList::iterator keep_message(MessageList &to, MessageList::iterator pos, const MatchHeader &h,
+/* Moves a node from `pool` (or a new one while the pool is cold) to `to` before `pos`, filled in;
+ * returns it. Each communicator's matching state has its pool, under its lock (pml_engine_private.h). */
+MessageList::iterator keep_message(MessageList &pool, MessageList &to, MessageList::iterator pos, const MatchHeader &h,
                                    tessera_proc_t *proc, const char *data, std::size_t len);
 
-/* Returns a node of `from` to the pool. */
-void drop_message(MessageList &from, MessageList::iterator it);
-
-/* Empties the pool (MPI_Finalize). */
-void clear_message_pool();
+/* Returns a node of `from` to `pool`. */
+void drop_message(MessageList &pool, MessageList &from, MessageList::iterator it);
 
 } // namespace tessera::ompi::pml
 

@@ -11,13 +11,15 @@ namespace tessera::ompi::pml {
 
 namespace {
 
+/* queues_lock held. */
 bool finalizing(const tessera_proc_t *proc)
 {
     return (proc->proc_flags & TESSERA_PROC_IS_SELF) != 0 ||
            std::find(finalizing_peers.begin(), finalizing_peers.end(), proc) != finalizing_peers.end();
 }
 
-/* Whether every rendezvous send still waiting for its CTS goes to a process that receives no more. */
+/* Whether every rendezvous send still waiting for its CTS goes to a process that receives no more.
+ * queues_lock held. */
 bool only_unanswerable_rts()
 {
     for (const Request *r = awaiting_cts.head; r != nullptr; r = r->next) {
@@ -46,14 +48,28 @@ void quiesce()
             (void)send_control(proc, &fin, sizeof fin, nullptr, 0, fins);
         }
     }
+    /* active_sends belongs to the progress gate: looked at from a pass of this thread's own (a progress
+     * thread may be making the others). */
     wait_until([fins] {
-        return pending.empty() && fins->in_flight == 0 && active_sends.empty() && only_unanswerable_rts();
+        bool sends_done = false;
+        {
+            ProgressScope gate;
+            sends_done = active_sends.empty();
+        }
+        opal::LockGuard lock(queues_lock);
+        return sends_done && pending.empty() && fins->in_flight == 0 && only_unanswerable_rts();
     });
     request_release(fins);
+    RequestList unanswered;
+    {
+        opal::LockGuard lock(queues_lock);
+        unanswered = awaiting_cts;
+        awaiting_cts = RequestList{};
+    }
     std::size_t unreceived = 0;
-    while (awaiting_cts.head != nullptr) {
-        Request *r = awaiting_cts.head;
-        awaiting_cts.erase(r);
+    while (unanswered.head != nullptr) {
+        Request *r = unanswered.head;
+        unanswered.erase(r);
         fail(r, MPI_ERR_OTHER);
         ++unreceived;
     }

@@ -82,12 +82,17 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
     /* Waiting for the data from here on (the CTS may bring it at once over self). */
     const bool data_follows = r->msg_bytes > 0;
     if (data_follows) {
+        opal::LockGuard lock(queues_lock);
         receiving.push_back(r);
     }
     CtsHeader cts{FragType::Cts, {}, h.sender, reinterpret_cast<uint64_t>(r)};
     const int rc = send_control(proc, &cts, sizeof cts, nullptr, 0, nullptr);
     if (rc != TESSERA_SUCCESS) {
         if (data_follows) {
+            opal::LockGuard lock(queues_lock);
+            if (!receiving.contains(r)) {
+                return; /* a failing peer failed it meanwhile */
+            }
             receiving.erase(r);
         }
         fail(r, MPI_ERR_OTHER);
@@ -103,31 +108,40 @@ int start_recv(Request *r)
     r->bytes = r->count * r->type->size;
     restart(r);
     auto *state = static_cast<CommState *>(r->comm->pml);
-    for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
-        if (matches(r, it->header.source, it->header.tag)) {
-            /* Out of the queue before delivering: a transport may deliver more while we answer. */
-            MessageList taken;
-            taken.splice(taken.begin(), state->unexpected, it);
-            const KeptMessage &m = taken.front();
-            deliver(r, m.header, m.proc, m.data.data());
-            drop_message(taken, taken.begin());
+    MessageList taken;
+    {
+        opal::LockGuard lock(state->lock);
+        for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
+            if (matches(r, it->header.source, it->header.tag)) {
+                taken.splice(taken.begin(), state->unexpected, it);
+                break;
+            }
+        }
+        if (taken.empty()) {
+            state->posted.push_back(r);
             return MPI_SUCCESS;
         }
     }
-    state->posted.push_back(r);
+    /* Delivered outside the lock: answering a rendezvous sends a CTS, and a btl may hand fragments to a
+     * progress pass under its own lock (btl tcp), which then waits for this communicator's. */
+    const KeptMessage &m = taken.front();
+    deliver(r, m.header, m.proc, m.data.data());
+    opal::LockGuard lock(state->lock);
+    drop_message(state->pool, taken, taken.begin());
     return MPI_SUCCESS;
 }
 
 bool cancel_recv(Request *r)
 {
-    if (r->complete || r->matched) {
-        return false;
-    }
     auto *state = static_cast<CommState *>(r->comm->pml);
-    if (!state->posted.contains(r)) {
-        return false;
+    {
+        /* Matched or not is decided under the lock: a receive leaves the posted queue only under it. */
+        opal::LockGuard lock(state->lock);
+        if (r->complete || r->matched || !state->posted.contains(r)) {
+            return false;
+        }
+        state->posted.erase(r);
     }
-    state->posted.erase(r);
     r->cancelled = true;
     status_set_cancelled(&r->status, true);
     complete(r);

@@ -3,6 +3,7 @@
 #include "ompi/pml/pml_engine_private.h"
 
 #include <cstring>
+#include <mutex>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@ namespace tessera::ompi::pml {
 
 namespace {
 
+/* Under the state's lock. */
 void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
     for (Request *r = state->posted.head; r != nullptr; r = r->next) {
@@ -23,7 +25,7 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
             return;
         }
     }
-    keep_message(state->unexpected, state->unexpected.end(), h, proc, data, len);
+    keep_message(state->pool, state->unexpected, state->unexpected.end(), h, proc, data, len);
 }
 
 /* A message of a communicator freed here before it was received: the one now holding (or next taking)
@@ -42,15 +44,22 @@ void drop_stale(const MatchHeader &h, tessera_proc_t *proc)
 
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
-    CommState *state = state_of(h.context);
+    /* The state is locked before contexts_lock is let go: comm_detach, which takes both, then cannot
+     * delete it under this pass. */
+    std::unique_lock contexts(contexts_lock);
+    CommState *state = h.context < states_by_context.size() ? states_by_context[h.context] : nullptr;
     if (state == nullptr || h.generation > state->comm->generation) {
-        keep_message(early, early.end(), h, proc, data, len); /* for the communicator that takes the id */
+        /* for the communicator that takes the id */
+        keep_message(early_pool, early, early.end(), h, proc, data, len);
         return;
     }
     if (h.generation < state->comm->generation) {
+        contexts.unlock();
         drop_stale(h, proc);
         return;
     }
+    opal::LockGuard lock(state->lock);
+    contexts.unlock();
     if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
         return; /* no such rank: nothing can receive it */
     }
@@ -61,7 +70,7 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
         while (pos != peer.held.begin() && seq_before(h.seq, std::prev(pos)->header.seq)) {
             --pos;
         }
-        keep_message(peer.held, pos, h, proc, data, len);
+        keep_message(state->pool, peer.held, pos, h, proc, data, len);
         return;
     }
     match_or_queue(state, h, proc, data, len);
@@ -72,7 +81,7 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
         const KeptMessage &m = turn.front();
         match_or_queue(state, m.header, m.proc, m.data.data(), m.data.size());
         ++peer.recv_seq;
-        drop_message(turn, turn.begin());
+        drop_message(state->pool, turn, turn.begin());
     }
 }
 
@@ -87,7 +96,10 @@ void on_data(const DataHeader &h, const char *data, std::size_t len)
     }
     r->delivered += len;
     if (r->delivered >= r->msg_bytes) {
-        receiving.erase(r);
+        {
+            opal::LockGuard lock(queues_lock);
+            receiving.erase(r);
+        }
         complete(r);
     }
 }
@@ -138,9 +150,11 @@ void on_fragment(mca_btl_base_module_t *, const mca_btl_base_recv_desc_t *desc, 
         on_data(h, bytes + sizeof h, len - sizeof h);
         break;
     }
-    case FragType::Fin:
+    case FragType::Fin: {
+        opal::LockGuard lock(queues_lock);
         finalizing_peers.push_back(desc->proc);
         break;
+    }
     }
 }
 

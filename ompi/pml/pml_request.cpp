@@ -1,27 +1,106 @@
 #include "ompi/pml/pml_request.h"
 
 #include <cstring>
+#include <mutex>
+
+#include "ompi/pml/pml_engine.h"
 
 namespace tessera::ompi::pml {
 
 namespace {
 
+/* The shared list: the only one below MPI_THREAD_MULTIPLE (no lock then); under it, what the threads'
+ * caches overflow into and refill from, behind free_lock. A lock, not a lock-free stack: a pop that
+ * reads a node's next pointer while another thread pops and pushes the node back (ABA) would need tagged
+ * pointers, and the lock is taken once per pml_request_cache / 2 requests, not per message. */
 Request *free_list = nullptr;
+opal::Mutex free_lock;
+
+/* A thread's own requests: most threads release what they allocated (MPI_Wait), so this is where the
+ * requests of the 8-byte path come from and go to, with no lock and no shared cache line. */
+struct Cache {
+    Request *head = nullptr;
+    int count = 0;
+    ~Cache()
+    {
+        /* The thread ends: its requests go back to the shared list for the others. */
+        while (head != nullptr) {
+            Request *r = head;
+            head = r->next;
+            std::lock_guard lock(free_lock);
+            r->next = free_list;
+            free_list = r;
+        }
+    }
+};
+
+thread_local Cache cache;
+
+/* Half the cache's size at a time between the cache and the shared list, so that a thread that
+ * allocates (or releases) steadily takes the lock once per that many requests. */
+int batch()
+{
+    return params.request_cache > 1 ? params.request_cache / 2 : 1;
+}
+
+[[gnu::noinline]] Request *take_threaded()
+{
+    Cache &c = cache;
+    if (c.head == nullptr) {
+        std::lock_guard lock(free_lock);
+        for (int n = batch(); n > 0 && free_list != nullptr; --n) {
+            Request *r = free_list;
+            free_list = r->next;
+            r->next = c.head;
+            c.head = r;
+            ++c.count;
+        }
+    }
+    Request *r = c.head;
+    if (r != nullptr) {
+        c.head = r->next;
+        --c.count;
+    }
+    return r;
+}
+
+[[gnu::noinline]] void give_threaded(Request *r)
+{
+    Cache &c = cache;
+    r->next = c.head;
+    c.head = r;
+    if (++c.count <= params.request_cache) {
+        return;
+    }
+    std::lock_guard lock(free_lock);
+    for (int n = batch(); n > 0 && c.head != nullptr; --n) {
+        Request *q = c.head;
+        c.head = q->next;
+        --c.count;
+        q->next = free_list;
+        free_list = q;
+    }
+}
 
 } // namespace
 
 Request *request_alloc()
 {
-    Request *r = free_list;
+    Request *r = nullptr;
+    if (opal::using_threads()) {
+        r = take_threaded();
+    } else if (free_list != nullptr) {
+        r = free_list;
+        free_list = r->next;
+    }
     if (r == nullptr) {
         return new Request{};
     }
-    free_list = r->next;
     handle_revive(r);
     /* Field by field: the pack buffer keeps its capacity, and nothing is zeroed twice. */
     r->mode = SendMode::Standard;
     r->complete = true;
-    r->active = r->persistent = r->freed = r->matched = r->cancelled = r->rendezvous = r->exchange = false;
+    r->active = r->persistent = r->matched = r->cancelled = r->rendezvous = r->exchange = false;
     r->sbuf = nullptr;
     r->rbuf = nullptr;
     r->count = r->bytes = r->msg_bytes = r->scheduled = r->delivered = 0;
@@ -37,6 +116,7 @@ Request *request_alloc()
     r->kind = Kind::Send;
     r->parent = nullptr;
     r->children = 0;
+    r->child_error.store(MPI_SUCCESS, std::memory_order_relaxed);
     r->next = r->prev = nullptr;
     return r;
 }
@@ -86,10 +166,14 @@ void request_release(Request *r)
     /* The application's handle of it, and its copies, are stale from now on. A plain load and
      * store-release, no atomic read-modify-write: a request's stamp has one writer at a time, the thread
      * that owns the request (releasing it here, or taking it from the free list; under
-     * MPI_THREAD_MULTIPLE the list needs a lock, which then orders the two). Lookups only load; one racing with this store
-     * completes the same request from two threads, which MPI forbids, and still reads a whole old or new
-     * stamp. */
+     * MPI_THREAD_MULTIPLE a thread's cache is its own, and the shared list's lock orders a hand-over).
+     * Lookups only load; one racing with this store completes the same request from two threads, which
+     * MPI forbids, and still reads a whole old or new stamp. */
     handle_retire(r);
+    if (opal::using_threads()) {
+        give_threaded(r);
+        return;
+    }
     r->next = free_list;
     free_list = r;
 }

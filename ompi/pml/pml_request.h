@@ -9,6 +9,7 @@
 #ifndef TESSERA_OMPI_PML_PML_REQUEST_H
 #define TESSERA_OMPI_PML_PML_REQUEST_H
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/datatype.h"
 #include "ompi/runtime/user_handle.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::pml {
 
@@ -28,6 +30,87 @@ namespace tessera::ompi::pml {
  * the callbacks. */
 enum class Kind : uint8_t { Send, Recv, Coll, Generalized };
 enum class SendMode : uint8_t { Standard, Sync, Ready, Buffered /* persistent MPI_Bsend_init */ };
+
+/*
+ * Whether a request is complete, and whether the application let go of it (MPI_Request_free) before it
+ * was: one atomic byte, so that the two events, which may happen in two threads at once, are ordered and
+ * exactly one of them releases the request (docs/threads.md). Reads acquire and writes release, which
+ * are plain loads and stores on x86 and cost nothing below MPI_THREAD_MULTIPLE; the read-modify-writes
+ * that settle the race are taken only when opal::using_threads(). It reads and assigns like the bool it
+ * replaced, so that code outside the engine that starts or polls requests is unchanged.
+ */
+class Completion {
+public:
+    static constexpr std::uint8_t kDone = 1, kFreed = 2;
+
+    Completion(bool done = true) : bits_(done ? kDone : 0) {}
+    Completion(const Completion &) = delete;
+    Completion &operator=(const Completion &) = delete;
+
+    operator bool() const { return (bits_.load(std::memory_order_acquire) & kDone) != 0; }
+    /* Starting (false) or finishing a request that nobody else can see yet (true). */
+    Completion &operator=(bool done)
+    {
+        bits_.store(done ? kDone : 0, std::memory_order_release);
+        return *this;
+    }
+    bool freed() const { return (bits_.load(std::memory_order_acquire) & kFreed) != 0; }
+    /* Marks the request done (finish) or let go of (abandon); returns the bits it had before. After
+     * finish() returned without kFreed, a waiter may already have released the request. */
+    std::uint8_t finish() { return set(kDone); }
+    std::uint8_t abandon() { return set(kFreed); }
+
+private:
+    std::uint8_t set(std::uint8_t bit)
+    {
+        if (opal::using_threads()) {
+            return bits_.fetch_or(bit, std::memory_order_acq_rel);
+        }
+        const std::uint8_t old = bits_.load(std::memory_order_relaxed);
+        bits_.store(static_cast<std::uint8_t>(old | bit), std::memory_order_release);
+        return old;
+    }
+
+    std::atomic<std::uint8_t> bits_;
+};
+
+/* A counter that another thread may change at once under MPI_THREAD_MULTIPLE (fragments a transport
+ * still holds, children of a compound request): a locked add only then. add() returns the new value. */
+class Counter {
+public:
+    Counter(int v = 0) : v_(v) {}
+    Counter(const Counter &) = delete;
+    Counter &operator=(const Counter &) = delete;
+
+    operator int() const { return v_.load(std::memory_order_acquire); }
+    Counter &operator=(int v)
+    {
+        v_.store(v, std::memory_order_relaxed);
+        return *this;
+    }
+    int add(int d)
+    {
+        if (opal::using_threads()) {
+            return v_.fetch_add(d, std::memory_order_acq_rel) + d;
+        }
+        const int v = v_.load(std::memory_order_relaxed) + d;
+        v_.store(v, std::memory_order_relaxed);
+        return v;
+    }
+    Counter &operator++()
+    {
+        add(1);
+        return *this;
+    }
+    Counter &operator--()
+    {
+        add(-1);
+        return *this;
+    }
+
+private:
+    std::atomic<int> v_;
+};
 
 /* What a request of kind Coll runs: owned by the request, destroyed when it is released. */
 struct RequestWork {
@@ -43,10 +126,9 @@ struct Request {
 
     Kind kind = Kind::Send;
     SendMode mode = SendMode::Standard;
-    bool complete = true;
+    Completion complete{true}; /* and whether MPI_Request_free let go of it while active */
     bool active = false;     /* started and not yet waited for (persistent requests go inactive) */
     bool persistent = false;
-    bool freed = false;      /* MPI_Request_free called while active: released on completion */
     bool matched = false;    /* receive: matched to a message; send: the receiver answered (CTS) */
     bool cancelled = false;
     bool rendezvous = false; /* send: RTS/CTS, data fragments striped */
@@ -71,7 +153,8 @@ struct Request {
     std::size_t scheduled = 0; /* send: bytes handed to the btl */
     std::size_t packed_upto = 0; /* send of a non-contiguous type by fragments: bytes of `packed` filled */
     std::size_t delivered = 0; /* receive: bytes unpacked */
-    int in_flight = 0;         /* send: fragments the btl still reads */
+    Counter in_flight{0};      /* send: fragments the btl still reads (its done callbacks may run in another
+                                  thread's progress) */
     mca_btl_base_stripe_t stripe{};
     std::vector<char> packed;  /* send of a non-contiguous type: the packed message (rendezvous: filled
                                   fragment by fragment unless its address was offered for a single copy) */
@@ -79,11 +162,14 @@ struct Request {
     std::unique_ptr<RequestWork> work; /* Kind::Coll, Kind::Generalized */
 
     Request *parent = nullptr; /* a compound request (MPI_Isendrecv) this one completes into */
-    int children = 0;          /* compound: children still running */
+    Counter children{0};       /* compound: children still running (they may complete in two threads) */
+    std::atomic<int> child_error{MPI_SUCCESS}; /* compound: a failed send child's error, merged by the last */
     Request *next = nullptr;   /* free list, posted queue */
     Request *prev = nullptr;   /* posted queue */
 };
 
+/* From the free list: under MPI_THREAD_MULTIPLE each thread keeps a cache of its own (pml_request_cache)
+ * in front of the shared list, which a lock guards; below it the shared list alone, with no lock. */
 Request *request_alloc();
 /* Back to the free list (never for MPI_REQUEST_NULL); drops its use of the datatype and its work. */
 void request_release(Request *r);

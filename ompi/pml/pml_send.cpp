@@ -16,16 +16,20 @@ namespace {
 void send_done(mca_btl_base_module_t *, mca_btl_base_endpoint_t *, void *data, int status)
 {
     auto *r = static_cast<Request *>(data);
-    --r->in_flight;
     if (status != TESSERA_SUCCESS) {
         r->status.MPI_ERROR = MPI_ERR_OTHER;
     }
-    /* A rendezvous send completes in progress_sends, where it waits in active_sends. */
-    if (!r->rendezvous && r->in_flight == 0 && !r->complete) {
+    /* A rendezvous send completes in progress_sends, where it waits in active_sends. Read before the
+     * count drops: from then on the request may be another thread's to complete. */
+    const bool rendezvous = r->rendezvous;
+    if (r->in_flight.add(-1) == 0 && !rendezvous) {
         complete(r);
     }
 }
 
+/* Hands a fragment to the peer's first module. Under MPI_THREAD_MULTIPLE a request it completes counts
+ * the fragment before the btl sees it: the btl's done callback may run in another thread's progress pass
+ * before btl_send has returned here. */
 int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
              std::size_t payload_len, Request *completes)
 {
@@ -35,12 +39,23 @@ int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, c
     }
     mca_btl_base_module_t *m = peer->modules[0].btl;
     const mca_btl_base_segment_t segments[2] = {{header, header_len}, {payload, payload_len}};
+    const bool counted_first = completes != nullptr && opal::using_threads();
+    if (counted_first) {
+        completes->in_flight.add(1);
+    }
     const int rc = m->btl_send(m, peer->modules[0].endpoint, kTag, segments, payload_len != 0 ? 2 : 1,
                                completes != nullptr ? send_done : nullptr, completes);
-    if (rc == TESSERA_SUCCESS && completes != nullptr) {
-        ++completes->in_flight;
+    if (counted_first && rc != TESSERA_SUCCESS) {
+        completes->in_flight.add(-1); /* no callback will come */
+    } else if (!counted_first && completes != nullptr && rc == TESSERA_SUCCESS) {
+        completes->in_flight.add(1); /* one thread: the callback comes from a later progress() */
     }
     return rc;
+}
+
+void set_pending_any()
+{
+    pending_any.store(!pending.empty(), std::memory_order_release);
 }
 
 } // namespace
@@ -48,7 +63,10 @@ int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, c
 int send_control(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
                  std::size_t payload_len, Request *completes)
 {
-    if (pending.empty()) {
+    /* Behind what waits already; a sender that looks while another thread queues goes first, which only
+     * fragments of other (communicator, peer) pairs (that thread holds the order of its own) or of the
+     * same pair sent from two threads at once (the receiver orders those by sequence number) can see. */
+    if (!pending_any.load(std::memory_order_acquire)) {
         const int rc = try_send(proc, header, header_len, payload, payload_len, completes);
         if (rc == MCA_BTL_SEND_COMPLETE) {
             if (completes != nullptr) {
@@ -64,17 +82,34 @@ int send_control(tessera_proc_t *proc, const void *header, std::size_t header_le
         }
     }
     const auto *h = static_cast<const char *>(header);
+    opal::LockGuard lock(queues_lock);
     pending.push_back(Pending{proc, std::vector<char>(h, h + header_len), payload, payload_len, completes});
+    set_pending_any();
     return TESSERA_SUCCESS;
 }
 
+/* In a progress pass (the gate held): only this thread takes fragments off the front, so the front stays
+ * what it was while it is sent with queues_lock let go (a btl may call back into the engine). */
 int progress_pending()
 {
     int events = 0;
-    while (!pending.empty()) {
-        Pending &p = pending.front();
+    for (;;) {
+        Pending p;
+        {
+            opal::LockGuard lock(queues_lock);
+            if (pending.empty()) {
+                break;
+            }
+            p = std::move(pending.front());
+            pending.pop_front();
+            set_pending_any();
+        }
         const int rc = try_send(p.proc, p.header.data(), p.header.size(), p.payload, p.payload_len, p.completes);
         if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+            /* Back at the front, and nothing more this pass: order is kept. */
+            opal::LockGuard lock(queues_lock);
+            pending.push_front(std::move(p));
+            set_pending_any();
             break;
         }
         if (rc == MCA_BTL_SEND_COMPLETE && p.completes != nullptr) {
@@ -82,7 +117,6 @@ int progress_pending()
         } else if (rc != MCA_BTL_SEND_COMPLETE && rc != TESSERA_SUCCESS && p.completes != nullptr) {
             fail(p.completes, MPI_ERR_OTHER);
         }
-        pending.pop_front();
         ++events;
     }
     return events;
@@ -111,7 +145,11 @@ bool push_data(Request *s)
         pack_until(s, s->scheduled + n);
         DataHeader h{FragType::Data, {}, s->remote, s->scheduled};
         const mca_btl_base_segment_t segments[2] = {{&h, sizeof h}, {source + s->scheduled, n}};
+        s->in_flight.add(1); /* before the btl sees it: see try_send */
         const int rc = m->btl_send(m, peer->modules[index].endpoint, kTag, segments, 2, send_done, s);
+        if (rc != TESSERA_SUCCESS) {
+            s->in_flight.add(-1);
+        }
         if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
             break;
         }
@@ -119,9 +157,6 @@ bool push_data(Request *s)
             s->status.MPI_ERROR = MPI_ERR_OTHER;
             s->scheduled = s->bytes;
             break;
-        }
-        if (rc == TESSERA_SUCCESS) {
-            ++s->in_flight;
         }
         s->scheduled += n;
     }
@@ -151,7 +186,10 @@ int progress_sends()
 void on_cts(const CtsHeader &h)
 {
     auto *s = reinterpret_cast<Request *>(h.sender);
-    awaiting_cts.erase(s);
+    {
+        opal::LockGuard lock(queues_lock);
+        awaiting_cts.erase(s);
+    }
     s->matched = true;
     if (h.receiver == 0 || s->bytes == 0) { /* the receiver read the data itself (single copy), or none */
         complete(s);
@@ -186,7 +224,7 @@ int start_send(Request *r)
     h.generation = r->comm->generation;
     h.source = r->comm->rank;
     h.tag = r->tag;
-    h.seq = ps.send_seq++;
+    h.seq = ps.send_seq.take();
     h.length = r->bytes;
     const std::size_t limit =
         std::min(params.eager_limit != 0 ? params.eager_limit : peer->modules[0].btl->btl_eager_limit,
@@ -218,12 +256,20 @@ int start_send(Request *r)
         h.flags |= kRtsAddress;
         r->address = reinterpret_cast<uint64_t>(payload);
     }
-    /* Listed before the RTS leaves: over self the CTS comes back inside send_control. */
-    awaiting_cts.push_back(r);
-    const int rc = send_control(r->proc, &h, sizeof h, offer ? reinterpret_cast<const char *>(&r->address) : nullptr,
+    /* Listed before the RTS leaves: the CTS may come back inside send_control (btl self), or in another
+     * thread's progress pass before send_control has returned. */
+    {
+        opal::LockGuard lock(queues_lock);
+        awaiting_cts.push_back(r);
+    }
+    const uint64_t *address = &r->address;
+    const int rc = send_control(r->proc, &h, sizeof h, offer ? reinterpret_cast<const char *>(address) : nullptr,
                                 offer ? sizeof r->address : 0, nullptr);
     if (rc != TESSERA_SUCCESS) {
-        awaiting_cts.erase(r);
+        {
+            opal::LockGuard lock(queues_lock);
+            awaiting_cts.erase(r);
+        }
         r->complete = true;
         return MPI_ERR_OTHER;
     }

@@ -9,6 +9,7 @@
 
 #include "ompi/attribute/attribute.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/async_progress.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/runtime_frameworks.h"
@@ -29,6 +30,8 @@ int finalize()
             rc = attr_delete_all(AttrKind::Comm, comm, &problem);
         }
     }
+    /* The engine drains with the application's thread alone from here. */
+    async_progress::stop();
     if (std::string down = wire_down(); !down.empty()) {
         rc = MPI_ERR_OTHER;
         problem = down;

@@ -23,6 +23,7 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
+#include "ompi/runtime/async_progress.h"
 #include "ompi/runtime/launcher_settings.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/runtime/runtime.h"
@@ -84,9 +85,19 @@ int initialize(const char *function, int required, int *provided)
 
     rt.thread_requested = required;
     rt.thread_provided = required < max_thread_level() ? required : max_thread_level();
-    opal::set_using_threads(rt.thread_provided == MPI_THREAD_MULTIPLE);
-    if (std::string problem = wire_up(rt.thread_provided == MPI_THREAD_MULTIPLE); !problem.empty()) {
+    if (std::string bad = async_progress::check_params(async_progress::params); !bad.empty()) {
+        return fail(function, MPI_ERR_OTHER, bad);
+    }
+    /* The engine and the btls lock when anything runs MPI from several threads: MULTIPLE, or a progress
+     * thread calling into the engine while the application does. */
+    opal::set_using_threads(rt.thread_provided == MPI_THREAD_MULTIPLE || async_progress::params.enabled);
+    if (std::string problem = wire_up(opal::using_threads()); !problem.empty()) {
         return fail(function, MPI_ERR_OTHER, problem);
+    }
+    if (async_progress::params.enabled) {
+        if (std::string problem = async_progress::start(); !problem.empty()) {
+            return fail(function, MPI_ERR_OTHER, problem);
+        }
     }
 
     rt.main_thread = std::this_thread::get_id();

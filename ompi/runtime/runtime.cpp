@@ -15,7 +15,7 @@ namespace tessera::ompi {
 
 int max_thread_level()
 {
-    return MPI_THREAD_SERIALIZED;
+    return MPI_THREAD_MULTIPLE;
 }
 
 Runtime &runtime()

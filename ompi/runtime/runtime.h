@@ -23,10 +23,9 @@ namespace tessera::ompi {
 enum class Phase { NotInitialized, Initializing, Initialized, Finalized };
 
 /*
- * The highest thread level the engine supports: MPI_THREAD_SERIALIZED. The life-cycle calls keep no
- * per-thread state, so any thread may call as long as the application serializes the calls; nothing
- * is locked yet, so concurrent calls (MPI_THREAD_MULTIPLE) are not safe and not offered. The
- * point-to-point engine decides whether that changes.
+ * The highest thread level the engine supports: MPI_THREAD_MULTIPLE. When it is provided,
+ * opal::using_threads() turns the engine's locks on (docs/threads.md); below it they are one predictable
+ * branch each.
  */
 int max_thread_level();
 

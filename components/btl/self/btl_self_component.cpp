@@ -23,9 +23,9 @@ int close_component()
     return TESSERA_SUCCESS;
 }
 
-mca_btl_base_module_t **init(int *num_modules, bool, bool)
+mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
 {
-    modules[0] = module_create();
+    modules[0] = module_create(enable_mpi_threads);
     *num_modules = modules[0] != nullptr ? 1 : 0;
     return modules[0] != nullptr ? modules : nullptr;
 }

@@ -72,15 +72,12 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
                 state->own = segment->region(state->me);
                 state->segment = segment;
             }
-            auto e = std::make_unique<Endpoint>(Endpoint{
-                .proc = p,
-                .local_rank = card.local_rank,
-                .pid = card.pid,
-                .peer = segment->region(card.local_rank),
-                .pidfd = open_pidfd(card.pid),
-                .cma = false,
-                .gone = false,
-            });
+            auto e = std::make_unique<Endpoint>();
+            e->proc = p;
+            e->local_rank = card.local_rank;
+            e->pid = card.pid;
+            e->peer = segment->region(card.local_rank);
+            e->pidfd = open_pidfd(card.pid);
             if (params.single_copy != kSingleCopyNone) {
                 e->cma = probe_single_copy(btl, state, e.get(), card);
             }
@@ -134,10 +131,11 @@ void release_endpoints(ModuleState *state)
 
 void peer_gone(mca_btl_base_module_t *btl, Endpoint *e, const char *why)
 {
-    if (e->gone) {
+    /* Once, should the progress pass's liveness check and a single-copy read in another thread find it
+     * at the same time. */
+    if (e->gone.exchange(true)) {
         return;
     }
-    e->gone = true;
     /* What it had not delivered it never will: the fragments go back to the pool, which the other
      * peers share. */
     ModuleState *state = module_state();

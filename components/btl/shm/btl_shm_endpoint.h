@@ -20,15 +20,17 @@
 namespace tessera::ompi::btl_shm {
 
 struct Endpoint {
-    tessera_proc_t *proc;
-    uint32_t local_rank;
-    int32_t pid;
+    tessera_proc_t *proc = nullptr;
+    uint32_t local_rank = 0;
+    int32_t pid = 0;
 
-    RegionView peer; /* the peer's queue takes what this process sends; its pool holds what it sends here */
+    RegionView peer{}; /* the peer's queue takes what this process sends; its pool holds what it sends here */
 
-    int pidfd;          /* readable once the peer exited; -1: watched with kill(pid, 0) */
-    bool cma;           /* process_vm_readv of the peer's memory works */
-    bool gone;          /* reported; sends fail with TESSERA_ERR_UNREACH */
+    int pidfd = -1;     /* readable once the peer exited; -1: watched with kill(pid, 0) */
+    bool cma = false;   /* process_vm_readv of the peer's memory works */
+    /* Reported; sends fail with TESSERA_ERR_UNREACH. Set by a progress pass (or a single-copy read)
+     * while application threads send: atomic under MPI_THREAD_MULTIPLE, a plain load on x86. */
+    std::atomic<bool> gone{false};
 };
 
 struct ModuleState {
@@ -46,8 +48,9 @@ struct ModuleState {
     std::vector<Endpoint *> polled; /* the peers added, in the order liveness checks go */
     std::vector<uint8_t> removed;   /* by local rank: del_procs let it go; what it still sends is dropped */
 
-    /* MPI_THREAD_MULTIPLE only: one sender at a time (the pool has one owner, and a sender's cells must
-     * enter a queue in its order), one thread in progress. */
+    /* MPI_THREAD_MULTIPLE only: one sender at a time takes fragments of the own pool (it has one owner);
+     * short fragments go straight into the peer's queue, which takes many senders (btl_shm_queue.h).
+     * One thread in progress. */
     bool threaded = false;
     std::mutex send_lock;
     std::atomic<bool> progressing{false};

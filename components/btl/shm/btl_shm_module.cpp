@@ -107,7 +107,10 @@ int send(mca_btl_base_module_t *, mca_btl_base_endpoint_t *endpoint, mca_btl_bas
     if (total > state->max_fragment) {
         return TESSERA_ERR_BAD_PARAM;
     }
-    if (state->threaded) {
+    /* A short fragment goes into a cell of the peer's queue, which takes many senders without a lock
+     * (btl_shm_queue.h): threads of this process claim cells as other processes do, and the pml orders
+     * matching fragments by sequence number. Only the own pool (longer fragments) has one owner. */
+    if (state->threaded && total > kInlineBytes) {
         std::lock_guard lock(state->send_lock);
         return copy_in(state, e, tag, segments, segment_count, total);
     }

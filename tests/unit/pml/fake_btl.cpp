@@ -79,6 +79,7 @@ int FakeBtl::send(mca_btl_base_module_t *btl, mca_btl_base_endpoint_t *endpoint,
     if (tag != MCA_BTL_TAG_PML) {
         return TESSERA_ERR_BAD_PARAM;
     }
+    std::lock_guard lock(self->mutex);
     if (self->refuse > 0) {
         --self->refuse;
         return TESSERA_ERR_OUT_OF_RESOURCE;
@@ -127,8 +128,10 @@ int FakeBtl::type_at(std::size_t index) const
 
 void FakeBtl::deliver(std::size_t index)
 {
+    std::unique_lock lock(mutex);
     FakeFragment f = std::move(wire.at(index));
     wire.erase(wire.begin() + static_cast<std::ptrdiff_t>(index));
+    lock.unlock();
     const auto type = static_cast<ompi::pml::FragType>(f.bytes[0]);
     if (type == ompi::pml::FragType::Eager || type == ompi::pml::FragType::Rts) {
         /* Back from rank `dest`: in MPI_COMM_WORLD the message now names that rank as its source. */
@@ -154,6 +157,19 @@ void FakeBtl::deliver(std::size_t index)
     if (f.done != nullptr) {
         f.done(module, endpoint_of(f.dest), f.done_data, TESSERA_SUCCESS);
     }
+}
+
+int FakeBtl::deliver_some()
+{
+    std::size_t n = 0;
+    {
+        std::lock_guard lock(mutex);
+        n = wire.size();
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        deliver(0);
+    }
+    return static_cast<int>(n);
 }
 
 void FakeBtl::deliver_all()

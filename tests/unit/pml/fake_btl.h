@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ public:
     void deliver(std::size_t index);
     /* Delivers the oldest fragment until the wire is empty, including those sent meanwhile. */
     void deliver_all();
+    /* Delivers what is on the wire now, oldest first; returns how many. For a progress hook while
+     * several threads send (send() and the wire are under `mutex`). */
+    int deliver_some();
     /* Delivers the newest fragment first, until the wire is empty. */
     void deliver_all_newest_first();
     /* Delivers in a pseudo-random order (fixed seed), until the wire is empty. */
@@ -70,6 +74,8 @@ public:
     int get_result = 0;
     std::size_t gets = 0;
     std::vector<std::size_t> sent_per_module;
+    /* Guards the wire and the counters: threads may send while a progress pass delivers. */
+    std::mutex mutex;
 
 private:
     static int send(mca_btl_base_module_t *btl, mca_btl_base_endpoint_t *endpoint, mca_btl_base_tag_t tag,
