@@ -2,12 +2,15 @@
 #include "ompi/coll/coll_schedule.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 
 #include "mca/constants.h"
 #include "mca/var.h"
 #include "ompi/datatype/convertor.h"
 #include "ompi/pml/pml_engine.h"
 #include "ompi/pml/pml_internal.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::coll {
 
@@ -17,8 +20,17 @@ namespace {
  * than can ever be in flight on one communicator at once. */
 constexpr std::uint32_t kTagSpan = 1u << 24;
 
-/* Non-blocking collectives whose schedule has not finished. */
+/* Non-blocking collectives whose schedule has not finished. Several threads may start them (each on its
+ * own communicator) while any thread's progress pass advances them: one pass at a time walks the list,
+ * under this lock; a pass that finds it taken leaves the schedules to the one holding it. */
+opal::Mutex active_lock;
 std::vector<pml::Request *> active;
+std::atomic<std::size_t> active_count{0}; /* active.size(), read without the lock */
+/* This thread is walking the list: a progress pass a schedule causes does not walk it again. */
+constinit thread_local bool walking = false;
+
+/* The pools below (schedule memory and objects) are shared by every thread's collectives. */
+opal::Mutex pool_lock;
 
 /* Schedule memory not in use, and the scratch bytes it keeps (at most coll_base_scratch_keep: beyond
  * that a returning schedule's largest buffers are freed — one large message must not pin its scratch
@@ -44,6 +56,7 @@ SpareObjects spare_objects;
 
 std::unique_ptr<Schedule::Memory> take_memory()
 {
+    const opal::LockGuard guard(pool_lock);
     if (spare_memory.empty()) {
         return std::make_unique<Schedule::Memory>();
     }
@@ -55,6 +68,7 @@ std::unique_ptr<Schedule::Memory> take_memory()
 
 void give_memory(std::unique_ptr<Schedule::Memory> m)
 {
+    const opal::LockGuard guard(pool_lock);
     m->steps.clear();
     m->in_flight.clear();
     while (spare_scratch + m->scratch_bytes > scratch_keep && !m->scratch.empty()) {
@@ -140,6 +154,7 @@ Schedule::~Schedule()
 
 void *Schedule::operator new(std::size_t bytes)
 {
+    const opal::LockGuard guard(pool_lock);
     if (spare_objects.empty() || bytes != sizeof(Schedule)) {
         return ::operator new(bytes);
     }
@@ -150,6 +165,7 @@ void *Schedule::operator new(std::size_t bytes)
 
 void Schedule::operator delete(void *p, std::size_t bytes)
 {
+    const opal::LockGuard guard(pool_lock);
     if (bytes == sizeof(Schedule)) {
         spare_objects.push_back(p);
     } else {
@@ -335,6 +351,7 @@ int run(Schedule &schedule)
 
 void clear_cache()
 {
+    const opal::LockGuard guard(pool_lock);
     spare_memory.clear();
     spare_scratch = 0;
     for (void *p : spare_objects) {
@@ -366,7 +383,9 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
     if (s->progress()) {
         finish(r, s->error());
     } else {
+        const opal::LockGuard guard(active_lock);
         active.push_back(r);
+        active_count.store(active.size(), std::memory_order_relaxed);
     }
     *request = r;
     return MPI_SUCCESS;
@@ -374,6 +393,14 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
 
 int progress_requests()
 {
+    if (walking || active_count.load(std::memory_order_relaxed) == 0) {
+        return 0;
+    }
+    const std::unique_lock guard(active_lock, std::try_to_lock);
+    if (!guard.owns_lock()) {
+        return 0;
+    }
+    walking = true;
     int events = 0;
     for (std::size_t i = 0; i < active.size();) {
         pml::Request *r = active[i];
@@ -387,6 +414,8 @@ int progress_requests()
         finish(r, s->error());
         ++events;
     }
+    active_count.store(active.size(), std::memory_order_relaxed);
+    walking = false;
     return events;
 }
 

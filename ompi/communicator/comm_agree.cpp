@@ -1,8 +1,12 @@
 #include "ompi/communicator/comm_agree.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <thread>
 
 #include "ompi/communicator/comm_context.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::comm {
 
@@ -19,6 +23,19 @@ struct Running {
     Running &operator=(const Running &) = delete;
 };
 
+/* This process's contribution to a retry's starting point: different in every process, every thread
+ * and every call, so that two agreements that keep choosing the same ids part ways (comm_agree.h). */
+std::uint64_t retry_seed()
+{
+    static std::atomic<std::uint64_t> calls{0};
+    std::uint64_t x = calls.fetch_add(1, std::memory_order_relaxed) * 0x9e3779b97f4a7c15ULL;
+    x ^= std::hash<std::thread::id>{}(std::this_thread::get_id());
+    x ^= static_cast<std::uint64_t>(comm_world().rank) << 32;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    return (x ^ (x >> 32)) | 1;
+}
+
 } // namespace
 
 Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed)
@@ -27,19 +44,23 @@ Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed)
     const Running running;
     const auto count = static_cast<std::size_t>(a.count);
     bool first = true;
-    for (;;) {
+    for (std::uint64_t round = 0;; ++round) {
         std::vector<std::uint64_t> offer = cid::offer();
         const std::size_t words = offer.size();
         if (!a.keep) {
             offer.assign(words, ~std::uint64_t{0});
         }
-        const bool quiet = a.blocking && cid::agreements_running() == 1;
+        /* With several threads, another one may start an agreement after this offer and hold an id before
+         * this one takes it: no process is quiet then. */
+        const bool quiet = a.blocking && !opal::using_threads() && cid::agreements_running() == 1;
         offer.push_back(quiet ? kQuiet : 0);
-        /* The generation, combined by MAX: processes not in the result constrain nothing. */
+        /* Where a retry starts looking, and the generation, both combined by MAX: processes not in the
+         * result constrain nothing. */
+        offer.push_back(round > 0 ? retry_seed() : 0);
         offer.push_back(a.keep ? cid::generation_floor() : 0);
 
         Exchanged result;
-        Task offering = exchange(ch, first ? a.mine : std::vector<int>{}, std::move(offer), &result, 1);
+        Task offering = exchange(ch, first ? a.mine : std::vector<int>{}, std::move(offer), &result, 2);
         int rc = co_await offering;
         if (rc != MPI_SUCCESS) {
             co_return rc;
@@ -49,8 +70,8 @@ Task agree(Channel ch, Agreement a, Exchanged *records, Agreed *agreed)
             records->remote = std::move(result.remote);
             first = false;
         }
-        *ids = cid::lowest({result.mask.data(), words}, count);
-        agreed->generation = static_cast<std::uint32_t>(result.mask[words + 1]);
+        *ids = cid::lowest({result.mask.data(), words}, count, static_cast<std::size_t>(result.mask[words + 1]));
+        agreed->generation = static_cast<std::uint32_t>(result.mask[words + 2]);
         if (ids->size() < count) {
             /* Everyone saw the same mask: every process gives up. */
             co_return MPI_ERR_INTERN;

@@ -15,6 +15,13 @@
  * if not, everyone lets go and tries again with a new offer, in which the ids held meanwhile by others
  * are missing. A creation never waits for another one, so creations on different communicators cannot
  * deadlock, in whatever order processes start them; each retry follows a creation that got its ids.
+ *
+ * Under MPI_THREAD_MULTIPLE any thread may start a creation at any time, so no process is ever quiet:
+ * every agreement confirms. No lock is held across an exchange: holding is what reserves the ids. Two
+ * agreements running at once in the same processes see the same free ids, and each may win the hold
+ * in a different process; both then fail and retry. So that they do not keep choosing the same ids, a
+ * retry looks from a starting point every process draws at random, combined by MAX like the generation
+ * (the same everywhere, different for each agreement).
  */
 #ifndef TESSERA_OMPI_COMMUNICATOR_COMM_AGREE_H
 #define TESSERA_OMPI_COMMUNICATOR_COMM_AGREE_H

@@ -1,5 +1,8 @@
 #include "ompi/communicator/comm_build.h"
 
+#include <atomic>
+#include <cstdint>
+
 #include "ompi/coll/coll_comm.h"
 #include "ompi/communicator/comm_context.h"
 #include "ompi/errhandler/errhandler.h"
@@ -53,6 +56,8 @@ int build(Communicator *c, Spec spec, const Agreed &agreed, std::string *error)
         *error = problem;
         return MPI_ERR_INTERN;
     }
+    /* An MPI_Comm_idup's communicator is completed by whichever thread progresses it, while the
+     * application's threads may look its handle up: opening the handle publishes it (release order). */
     handle_open(c);
     return MPI_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "mca/var.h"
+#include "opal/threads.h"
 #include "ompi/communicator/communicator.h"
 
 namespace tessera::ompi::cid {
@@ -15,6 +16,10 @@ int max_ids = 4096;
 
 namespace {
 
+/* Several threads may create communicators at once (on different parents, MPI-4.1 11.6): the masks,
+ * the floor and the count of running agreements change under this lock, which is never held across
+ * communication (comm_agree.h says how agreements running at once get different ids). */
+opal::Mutex lock;
 std::vector<std::uint64_t> used;
 std::vector<std::uint64_t> held;
 int running = 0;
@@ -53,6 +58,7 @@ std::uint32_t next_generation = 1;
 
 void reset(std::size_t count)
 {
+    const opal::LockGuard guard(lock);
     const std::size_t words = count < 64 ? 1 : (count + 63) / 64;
     used.assign(words, 0);
     held.assign(words, 0);
@@ -63,16 +69,19 @@ void reset(std::size_t count)
 
 std::uint32_t generation_floor()
 {
+    const opal::LockGuard guard(lock);
     return next_generation;
 }
 
 void generation_taken(std::uint32_t generation)
 {
+    const opal::LockGuard guard(lock);
     next_generation = std::max(next_generation, generation + 1);
 }
 
 std::vector<std::uint64_t> offer()
 {
+    const opal::LockGuard guard(lock);
     std::vector<std::uint64_t> mask(used.size());
     for (std::size_t w = 0; w < used.size(); ++w) {
         mask[w] = ~(used[w] | held[w]);
@@ -80,12 +89,20 @@ std::vector<std::uint64_t> offer()
     return mask;
 }
 
-std::vector<std::uint32_t> lowest(std::span<const std::uint64_t> mask, std::size_t count)
+std::vector<std::uint32_t> lowest(std::span<const std::uint64_t> mask, std::size_t count, std::size_t start)
 {
+    const std::size_t bits = mask.size() * 64;
+    start = bits == 0 ? 0 : start % bits;
     std::vector<std::uint32_t> ids;
-    for (std::size_t w = 0; w < mask.size() && ids.size() < count; ++w) {
-        for (std::uint64_t bits = mask[w]; bits != 0 && ids.size() < count; bits &= bits - 1) {
-            ids.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+    /* From `start` up, then wrapping round to the ids below it. */
+    for (std::size_t pass = 0; pass < 2 && ids.size() < count; ++pass) {
+        for (std::size_t w = 0; w < mask.size() && ids.size() < count; ++w) {
+            for (std::uint64_t b = mask[w]; b != 0 && ids.size() < count; b &= b - 1) {
+                const std::size_t id = w * 64 + static_cast<std::size_t>(std::countr_zero(b));
+                if ((id >= start) == (pass == 0)) {
+                    ids.push_back(static_cast<std::uint32_t>(id));
+                }
+            }
         }
     }
     return ids;
@@ -93,6 +110,7 @@ std::vector<std::uint32_t> lowest(std::span<const std::uint64_t> mask, std::size
 
 bool hold(std::span<const std::uint32_t> ids)
 {
+    const opal::LockGuard guard(lock);
     for (std::uint32_t id : ids) {
         if (!valid(id) || ((used[word(id)] | held[word(id)]) & bit(id)) != 0) {
             return false;
@@ -106,6 +124,7 @@ bool hold(std::span<const std::uint32_t> ids)
 
 void unhold(std::span<const std::uint32_t> ids)
 {
+    const opal::LockGuard guard(lock);
     for (std::uint32_t id : ids) {
         if (valid(id)) {
             held[word(id)] &= ~bit(id);
@@ -115,6 +134,7 @@ void unhold(std::span<const std::uint32_t> ids)
 
 void take(std::span<const std::uint32_t> ids)
 {
+    const opal::LockGuard guard(lock);
     for (std::uint32_t id : ids) {
         if (valid(id)) {
             held[word(id)] &= ~bit(id);
@@ -125,6 +145,7 @@ void take(std::span<const std::uint32_t> ids)
 
 void release(std::uint32_t id)
 {
+    const opal::LockGuard guard(lock);
     if (valid(id)) {
         used[word(id)] &= ~bit(id);
     }
@@ -132,11 +153,13 @@ void release(std::uint32_t id)
 
 bool in_use(std::uint32_t id)
 {
+    const opal::LockGuard guard(lock);
     return valid(id) && (used[word(id)] & bit(id)) != 0;
 }
 
 std::size_t used_count()
 {
+    const opal::LockGuard guard(lock);
     std::size_t n = 0;
     for (std::uint64_t w : used) {
         n += static_cast<std::size_t>(std::popcount(w));
@@ -146,16 +169,19 @@ std::size_t used_count()
 
 void agreement_begin()
 {
+    const opal::LockGuard guard(lock);
     ++running;
 }
 
 void agreement_end()
 {
+    const opal::LockGuard guard(lock);
     --running;
 }
 
 int agreements_running()
 {
+    const opal::LockGuard guard(lock);
     return running;
 }
 

@@ -9,6 +9,8 @@
  *
  * What the agreement needs from each process is here, apart from any communication so that it can be
  * tested alone: the mask it offers, holding an id while the choice is confirmed, taking and freeing.
+ * Every function may be called from any thread: each takes this process's id lock (opal::Mutex, so
+ * nothing below MPI_THREAD_MULTIPLE), and none holds it on return.
  */
 #ifndef TESSERA_OMPI_COMMUNICATOR_COMM_CONTEXT_H
 #define TESSERA_OMPI_COMMUNICATOR_COMM_CONTEXT_H
@@ -29,8 +31,8 @@ void reset(std::size_t count);
 
 /* One bit per id, 64 ids per word: set = free here and not held. */
 std::vector<std::uint64_t> offer();
-/* The `count` lowest ids set in `mask`, fewer when it has fewer. */
-std::vector<std::uint32_t> lowest(std::span<const std::uint64_t> mask, std::size_t count);
+/* The `count` lowest ids set in `mask` from `start` on, wrapping round to 0 (fewer when it has fewer). */
+std::vector<std::uint32_t> lowest(std::span<const std::uint64_t> mask, std::size_t count, std::size_t start = 0);
 
 /* Holds the ids for a creation being confirmed: true when all were free and not held (then all are
  * held), false otherwise (then none is). */

@@ -101,7 +101,9 @@ int idup(const char *function, MPI_Comm comm, const MPI_Info *info, MPI_Comm *ne
     }
     /* The handle is the application's at once: its error handler (the original's until changed), name
      * and attributes may be set before the request completes, as Open MPI and MPICH allow. */
-    errhandler_assign(&c->errhandler, parent->errhandler);
+    const MPI_Errhandler inherited = errhandler_get(&parent->errhandler);
+    errhandler_assign(&c->errhandler, inherited);
+    errhandler_release(inherited);
     handle_set_state(c, handle_bits::kPending);
     *newcomm = comm_handle(c);
     *request = pml::to_handle(

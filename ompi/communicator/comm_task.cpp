@@ -2,12 +2,15 @@
  * advances. */
 #include "ompi/communicator/comm_task.h"
 
+#include <atomic>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "ompi/pml/pml_engine.h"
 #include "ompi/pml/pml_internal.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::comm {
 
@@ -29,9 +32,14 @@ struct Runner : pml::RequestWork {
 /* The runner whose task is executing: a ScheduleWait registers with it. */
 thread_local Runner *current = nullptr;
 
-/* Tasks started by start_request and not finished. */
+/* Tasks started by start_request and not finished. Any thread may start one, and any thread's progress
+ * pass may advance them: one pass at a time advances them all (a task is not reentrant), under this
+ * lock; a pass that finds it taken leaves them to the one that holds it. */
+opal::Mutex active_lock;
 std::vector<pml::Request *> active;
-bool advancing = false;
+std::atomic<std::size_t> active_count{0}; /* active.size(), read without the lock */
+/* This thread is advancing the tasks: a progress pass they cause themselves does not start over. */
+constinit thread_local bool advancing = false;
 
 bool Runner::advance()
 {
@@ -114,7 +122,9 @@ pml::Request *start_request(Task task, Communicator *comm)
     if (raw->advance()) {
         finish(r);
     } else {
+        const opal::LockGuard guard(active_lock);
         active.push_back(r);
+        active_count.store(active.size(), std::memory_order_relaxed);
     }
     return r;
 }
@@ -123,7 +133,11 @@ int progress_tasks()
 {
     /* A coll module enabled on a new communicator might progress the engine itself: the tasks are
      * advanced by the outer pass only. */
-    if (advancing || active.empty()) {
+    if (advancing || active_count.load(std::memory_order_relaxed) == 0) {
+        return 0;
+    }
+    const std::unique_lock guard(active_lock, std::try_to_lock);
+    if (!guard.owns_lock()) {
         return 0;
     }
     advancing = true;
@@ -139,6 +153,7 @@ int progress_tasks()
         finish(r);
         ++finished;
     }
+    active_count.store(active.size(), std::memory_order_relaxed);
     advancing = false;
     return finished;
 }

@@ -1,5 +1,8 @@
 #include "ompi/communicator/communicator.h"
 
+#include <atomic>
+#include <cstdint>
+
 #include "ompi/runtime/user_handle.h"
 
 namespace tessera::ompi {

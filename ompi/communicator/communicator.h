@@ -110,13 +110,14 @@ void comm_init_predefined(int world_rank, int world_size);
  * References to a created communicator (no-ops on the predefined ones). The last release does not
  * destroy the communicator at once, since it may come from deep inside the engine (a request completing
  * as a fragment arrives): the communicator is destroyed by the next comm_reap(), which runs at the end of
- * MPI_Comm_free, from the progress engine (comm_init) and at MPI_Finalize.
+ * MPI_Comm_free, from the progress engine (comm_init) and at MPI_Finalize. Any thread may call them:
+ * the count is atomic under MPI_THREAD_MULTIPLE.
  */
 void comm_retain(Communicator *comm);
 void comm_release(Communicator *comm);
 /* Destroys the communicators whose last reference went: collectives disabled, matching state detached,
- * context id freed. */
-void comm_reap();
+ * context id freed. Returns how many. */
+int comm_reap();
 
 /* A new, empty created communicator, counted among the live ones (comm_finalize destroys those left). */
 Communicator *comm_new();

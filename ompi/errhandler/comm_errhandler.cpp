@@ -38,8 +38,7 @@ int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (c == nullptr) {
         return rc;
     }
-    errhandler_retain(c->errhandler);
-    *errhandler = c->errhandler;
+    *errhandler = errhandler_get(&c->errhandler);
     return MPI_SUCCESS;
 }
 

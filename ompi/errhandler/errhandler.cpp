@@ -1,6 +1,8 @@
 #include "ompi/errhandler/errhandler.h"
 
 #include <memory>
+#include <mutex>
+#include <utility>
 
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/error_classes.h"
@@ -8,6 +10,7 @@
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/user_handle.h"
 #include "ompi/win/window.h"
+#include "opal/threads.h"
 #include "tessera_mpi_dispatch.h"
 
 namespace tessera::ompi {
@@ -15,6 +18,10 @@ namespace tessera::ompi {
 namespace {
 
 MPI_Errhandler file_null_handler = MPI_ERRORS_RETURN;
+
+/* Objects' handler slots are read with a reference taken, and replaced, under this lock
+ * (errhandler_get). */
+opal::Mutex slots_lock;
 
 bool predefined(MPI_Errhandler h)
 {
@@ -35,9 +42,9 @@ const char *called_function(const char *function)
 
 /* The handler that decides, and the object it is called with. */
 struct Target {
-    MPI_Errhandler handler;
-    std::string on;     /* "MPI_COMM_WORLD", for the message */
-    const void *object; /* the application's handle, given to a user handler */
+    MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+    std::string on;               /* "MPI_COMM_WORLD", for the message */
+    const void *object = nullptr; /* the application's handle, given to a user handler */
 };
 
 Target world_target()
@@ -182,8 +189,19 @@ void errhandler_release(MPI_Errhandler h)
 void errhandler_assign(MPI_Errhandler *slot, MPI_Errhandler h)
 {
     errhandler_retain(h);
-    errhandler_release(*slot);
-    *slot = h;
+    MPI_Errhandler old = MPI_ERRHANDLER_NULL;
+    {
+        const opal::LockGuard guard(slots_lock);
+        old = std::exchange(*slot, h);
+    }
+    errhandler_release(old);
+}
+
+MPI_Errhandler errhandler_get(const MPI_Errhandler *slot)
+{
+    const opal::LockGuard guard(slots_lock);
+    errhandler_retain(*slot);
+    return *slot;
 }
 
 const char *errhandler_name(MPI_Errhandler h)
@@ -222,13 +240,18 @@ int raise_error(ObjectKind kind, const void *object, int code, const char *funct
     if (kind == ObjectKind::None) {
         return code;
     }
-    const Target t = find_target(kind, object);
+    Target t;
+    {
+        /* Held for the call: the function (or another thread) may set another handler on the object,
+         * dropping this one. */
+        const opal::LockGuard guard(slots_lock);
+        t = find_target(kind, object);
+        errhandler_retain(t.handler);
+    }
     if (t.handler == MPI_ERRORS_RETURN) {
         return code;
     }
     if (const Errhandler *e = user_handler(t.handler)) {
-        /* Held for the call: the function may set another handler on the object, dropping this one. */
-        errhandler_retain(t.handler);
         call_user(*e, t.object, code);
         errhandler_release(t.handler);
         return code;

@@ -62,6 +62,10 @@ void errhandler_retain(MPI_Errhandler h);
 void errhandler_release(MPI_Errhandler h);
 /* Replaces *slot (an object's handler) by h, moving the references. */
 void errhandler_assign(MPI_Errhandler *slot, MPI_Errhandler h);
+/* The handler in *slot, with a reference the caller releases. Under MPI_THREAD_MULTIPLE another thread
+ * may replace an object's handler, dropping the slot's reference, between reading the slot and taking a
+ * reference: both assign and this run under one lock (nothing below MULTIPLE). */
+MPI_Errhandler errhandler_get(const MPI_Errhandler *slot);
 /* "MPI_ERRORS_RETURN", "a user error handler" */
 const char *errhandler_name(MPI_Errhandler h);
 

@@ -77,8 +77,7 @@ int win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     if (w == nullptr) {
         return rc;
     }
-    errhandler_retain(w->errhandler);
-    *errhandler = w->errhandler;
+    *errhandler = errhandler_get(&w->errhandler);
     return MPI_SUCCESS;
 }
 
@@ -109,8 +108,7 @@ int file_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
     if (int rc = check_file("MPI_File_get_errhandler", file); rc != MPI_SUCCESS) {
         return rc;
     }
-    errhandler_retain(file_null_errhandler());
-    *errhandler = file_null_errhandler();
+    *errhandler = errhandler_get(&file_null_errhandler());
     return MPI_SUCCESS;
 }
 

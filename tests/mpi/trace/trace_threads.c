@@ -1,8 +1,8 @@
-/* Tracing under MPI_THREAD_MULTIPLE: four threads per rank, each on its own duplicate of
- * MPI_COMM_WORLD, send around the ring at the same time, blocking and nonblocking, and run collectives
- * (an allreduce and a broadcast each round). Every record must still land whole, in time order, in its
- * rank's stream, and every message and collective be counted. Fails when MULTIPLE is not provided.
- * Usage: trace_threads <log directory> */
+/* Tracing under MPI_THREAD_MULTIPLE (natively, and over the runtime translators): four threads per
+ * rank, each on its own duplicate of MPI_COMM_WORLD, send around the ring at the same time, blocking
+ * and nonblocking, and run collectives (an allreduce and a broadcast each round). Every record must
+ * still land whole, in time order, in its rank's stream, and every message and collective be counted.
+ * Fails when MULTIPLE is not provided. Usage: trace_threads <log directory> */
 #include <pthread.h>
 
 #include "trace_log.h"

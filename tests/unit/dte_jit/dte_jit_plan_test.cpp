@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -113,24 +115,25 @@ protected:
     }
 
     /* The packed bytes of `count` elements of memory holding i % 251 at byte i. */
-    static std::vector<unsigned char> expected(size_t count)
+    static std::vector<unsigned char> expected(size_t count, size_t extent = 128)
     {
         std::vector<unsigned char> out;
         for (size_t e = 0; e < count; ++e)
             for (int k = 0; k < 2; ++k)
                 for (int b = 0; b < 3; ++b)
                     for (int i = 0; i < 12; ++i)
-                        out.push_back(static_cast<unsigned char>((e * 128 + k * 64 + 4 + b * 16 + i) % 251));
+                        out.push_back(static_cast<unsigned char>((e * extent + k * 64 + 4 + b * 16 + i) % 251));
         return out;
     }
 
-    static void check(mca_dte_plan_t *plan, const char *when)
+    /* The type's pack and unpack checked on 4 elements; `extent` as the description says (128 or more). */
+    static void check(mca_dte_plan_t *plan, const char *when, size_t extent = 128)
     {
         const size_t count = 4;
-        std::vector<unsigned char> mem(count * 128);
+        std::vector<unsigned char> mem(count * extent);
         for (size_t i = 0; i < mem.size(); ++i)
             mem[i] = static_cast<unsigned char>(i % 251);
-        const auto want = expected(count);
+        const auto want = expected(count, extent);
         std::vector<unsigned char> out(want.size());
         /* Fragments cut inside elements, packed back to front. */
         const size_t cuts[] = {0, 5, 77, 150, 216, want.size()};
@@ -143,8 +146,9 @@ protected:
             ASSERT_EQ(plan->plan_unpack(plan, back.data(), count, cuts[i], out.data() + cuts[i], cuts[i + 1] - cuts[i]),
                       TESSERA_SUCCESS);
         for (size_t i = 0; i < mem.size(); ++i) {
-            const size_t in_elem = i % 128;
-            const bool touched = in_elem >= 4 && (in_elem - 4) % 64 < 48 && ((in_elem - 4) % 64) % 16 < 12;
+            const size_t in_elem = i % extent;
+            const bool touched = in_elem >= 4 && (in_elem - 4) / 64 < 2 && (in_elem - 4) % 64 < 48 &&
+                                 ((in_elem - 4) % 64) % 16 < 12;
             ASSERT_EQ(back[i], touched ? mem[i] : 0) << when << " byte " << i;
         }
     }
@@ -202,6 +206,78 @@ TEST_F(DteJitPlan, JitAloneServesTypesItWillNotCompile)
         ASSERT_EQ(out[i], mem[at]) << "byte " << i;
     }
     mca_dte_base_plan_release(plan);
+}
+
+/* MPI_Type_commit from several threads at once: 8 threads each commit the same four layouts (the same
+ * blocks, four extents) over and over, so that one compile serves every thread's plans of a layout and
+ * plans come and go while it runs; each thread packs and unpacks with every plan it holds, before and
+ * after the code is published. */
+TEST_F(DteJitPlan, EightThreadsCommitTheSameAndDifferentLayouts)
+{
+    set_command_line("dte_jit_verbose", "1");
+    StderrFile log;
+    constexpr int kThreads = 8, kLayouts = 4, kRounds = 40;
+    auto layout = [this](int k) {
+        mca_dte_type_desc_t t = type();
+        t.extent = 128 + 64 * k;
+        return t;
+    };
+    auto run = [&](bool until_compiled) {
+        std::vector<std::thread> threads;
+        std::atomic<int> failures{0};
+        for (int th = 0; th < kThreads; ++th) {
+            threads.emplace_back([&, th] {
+                for (int round = 0; round < kRounds; ++round) {
+                    mca_dte_plan_t *plans[kLayouts] = {};
+                    for (int k = 0; k < kLayouts; ++k) {
+                        const int which = (k + th + round) % kLayouts;
+                        const mca_dte_type_desc_t t = layout(which);
+                        if (mca_dte_base_plan_create(&t, &plans[which]) != TESSERA_SUCCESS) {
+                            ++failures;
+                        }
+                    }
+                    for (int k = 0; k < kLayouts; ++k) {
+                        if (plans[k] == nullptr) {
+                            continue;
+                        }
+                        check(plans[k], until_compiled ? "compiled, from a thread" : "from a thread",
+                              static_cast<size_t>(128 + 64 * k));
+                        if (::testing::Test::HasFailure()) {
+                            ++failures;
+                        }
+                        mca_dte_base_plan_release(plans[k]);
+                    }
+                }
+            });
+        }
+        for (auto &t : threads)
+            t.join();
+        EXPECT_EQ(failures.load(), 0);
+    };
+    /* One plan of each layout held throughout: the compiled code stays published. */
+    mca_dte_plan_t *held[kLayouts] = {};
+    for (int k = 0; k < kLayouts; ++k) {
+        const mca_dte_type_desc_t t = layout(k);
+        ASSERT_EQ(mca_dte_base_plan_create(&t, &held[k]), TESSERA_SUCCESS);
+    }
+    run(false);
+    const std::regex ready_line(R"(dte jit: type [0-9a-f]{8} ready)");
+    auto ready = [&](const std::string &text) {
+        return std::distance(std::sregex_iterator(text.begin(), text.end(), ready_line), std::sregex_iterator());
+    };
+    std::string err = log.text();
+    for (int i = 0; i < 3000 && ready(err) < kLayouts; ++i) {
+        std::this_thread::sleep_for(10ms);
+        err = log.text();
+    }
+    std::this_thread::sleep_for(100ms); /* a second compile of one layout would show now */
+    err = log.text();
+    EXPECT_EQ(ready(err), kLayouts) << "one compile per layout, whatever the threads: " << err;
+    run(true);
+    for (int k = 0; k < kLayouts; ++k) {
+        check(held[k], "held, compiled", static_cast<size_t>(128 + 64 * k));
+        mca_dte_base_plan_release(held[k]);
+    }
 }
 
 TEST_F(DteJitPlan, SelectingInterpLeavesJitOut)
