@@ -10,13 +10,16 @@
 #include <stdlib.h>
 
 /* Initialises with MPI_THREAD_MULTIPLE. A runtime that offers less gets one line that the runner
- * reports ("thread_level <provided>") and the program ends without measuring. */
+ * reports ("thread_level <provided>") and the program ends without measuring. MT_SINGLE=1 in the
+ * environment asks for MPI_THREAD_SINGLE instead (with one thread: the cost of MULTIPLE itself). */
 static int mt_init(int *argc, char ***argv, int *rank)
 {
+    const char *single = getenv("MT_SINGLE");
+    const int wanted = single != NULL && single[0] == '1' ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE;
     int provided = MPI_THREAD_SINGLE;
-    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Init_thread(argc, argv, wanted, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
-    if (provided < MPI_THREAD_MULTIPLE) {
+    if (provided < wanted) {
         if (*rank == 0) {
             printf("thread_level %d 0\n", provided);
         }
