@@ -6,7 +6,7 @@
  * main thread calls MPI_Finalize (MPI-4.1 11.6.2 allows it). Usage: coll_threads [rounds] */
 #include <pthread.h>
 
-#include "../mpi_check.h"
+#include "../threads/threads_check.h"
 
 enum { kThreads = 4, kCount = 1000 };
 
@@ -95,20 +95,8 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided = 0, world_rank, world_size;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    if (provided != MPI_THREAD_MULTIPLE) {
-        if (world_rank == 0) {
-            printf("coll_threads: MPI_THREAD_MULTIPLE not provided; nothing to check\n");
-        }
-        MPI_Finalize();
-        return 0;
-    }
-    if (argc > 1) {
-        rounds = atoi(argv[1]);
-    }
+    threads_init(&argc, &argv);
+    rounds = threads_arg(argc, argv, 1, rounds, 1, 1000000, "rounds");
     for (int t = 0; t < kThreads; ++t) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
     }

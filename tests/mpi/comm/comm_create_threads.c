@@ -4,15 +4,12 @@
  * all threads at once. Every new communicator carries a ring message whose payload names the thread and
  * the round, received with wildcards: were two threads' communicators given the same context id, one
  * would take the other's message. Usage: comm_create_threads [rounds] */
-#include <pthread.h>
-
-#include "../mpi_check.h"
+#include "../threads/threads_check.h"
 
 enum { kThreads = 4 };
 
 static MPI_Comm parents[kThreads];
 static int rounds = 40;
-static int world_rank, world_size;
 
 /* A ring message on `comm` (sent with a tag of the thread's), received with wildcards: it must be the
  * one the left neighbour sent for this thread and round. Then an allreduce of the ranks. */
@@ -81,31 +78,13 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    if (provided != MPI_THREAD_MULTIPLE) {
-        if (world_rank == 0) {
-            printf("comm_create_threads: MPI_THREAD_MULTIPLE not provided; nothing to check\n");
-        }
-        MPI_Finalize();
-        return 0;
-    }
-    if (argc > 1) {
-        rounds = atoi(argv[1]);
-    }
+    threads_init(&argc, &argv);
+    rounds = threads_arg(argc, argv, 1, rounds, 1, 1000000, "rounds");
     CHECK(world_size <= 64, "at most 64 ranks");
     for (int t = 0; t < kThreads; ++t) {
         MPI_Comm_dup(MPI_COMM_WORLD, &parents[t]);
     }
-    pthread_t threads[kThreads];
-    for (int t = 0; t < kThreads; ++t) {
-        pthread_create(&threads[t], NULL, worker, (void *)(long)t);
-    }
-    for (int t = 0; t < kThreads; ++t) {
-        pthread_join(threads[t], NULL);
-    }
+    threads_run(kThreads, worker);
     for (int t = 0; t < kThreads; ++t) {
         MPI_Comm_free(&parents[t]);
     }

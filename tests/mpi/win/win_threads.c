@@ -2,9 +2,7 @@
  * duplicate of MPI_COMM_WORLD and creates, fences, puts into, gets from and frees windows on it, over
  * and over, while the others do the same with theirs. The values name the thread and the round, so an
  * operation that reached another thread's window shows. Usage: win_threads [rounds] */
-#include <pthread.h>
-
-#include "../mpi_check.h"
+#include "../threads/threads_check.h"
 
 enum { kThreads = 4, kSlots = 16 };
 
@@ -49,30 +47,12 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided = 0, world_rank, world_size;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    if (provided != MPI_THREAD_MULTIPLE) {
-        if (world_rank == 0) {
-            printf("win_threads: MPI_THREAD_MULTIPLE not provided; nothing to check\n");
-        }
-        MPI_Finalize();
-        return 0;
-    }
-    if (argc > 1) {
-        rounds = atoi(argv[1]);
-    }
+    threads_init(&argc, &argv);
+    rounds = threads_arg(argc, argv, 1, rounds, 1, 1000000, "rounds");
     for (int t = 0; t < kThreads; ++t) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
     }
-    pthread_t threads[kThreads];
-    for (int t = 0; t < kThreads; ++t) {
-        pthread_create(&threads[t], NULL, worker, (void *)(long)t);
-    }
-    for (int t = 0; t < kThreads; ++t) {
-        pthread_join(threads[t], NULL);
-    }
+    threads_run(kThreads, worker);
     for (int t = 0; t < kThreads; ++t) {
         MPI_Comm_free(&comms[t]);
     }
