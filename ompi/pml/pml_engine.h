@@ -96,16 +96,19 @@ extern int process_cpus;
 template <typename Done>
 void wait_until(Done done)
 {
-    const bool counted = opal::using_threads();
-    if (counted) {
-        waiting_threads.fetch_add(1, std::memory_order_relaxed);
-    }
+    /* A waiter counts in waiting_threads only once its wait lasts (the first time it may yield): the
+     * two atomic operations would otherwise be on every short wait of a MULTIPLE program. */
+    bool counted = false;
     int idle = 0;
     while (!done()) {
         if (progress() != 0) {
             idle = 0; /* only a wait that lasts (a peer without its CPU) yields, not a peer a step behind */
         } else if (++idle >= idle_spins) {
             idle = 0;
+            if (!counted && opal::using_threads()) {
+                waiting_threads.fetch_add(1, std::memory_order_relaxed);
+                counted = true;
+            }
             yield_cpu();
         }
     }
