@@ -30,7 +30,7 @@ struct Runner : pml::RequestWork {
 };
 
 /* The runner whose task is executing: a ScheduleWait registers with it. */
-thread_local Runner *current = nullptr;
+[[gnu::tls_model("initial-exec")]] constinit thread_local Runner *current = nullptr;
 
 /* Tasks started by start_request and not finished. Any thread may start one, and any thread's progress
  * pass may advance them: one pass at a time advances them all (a task is not reentrant), under this
@@ -39,7 +39,7 @@ opal::Mutex active_lock;
 std::vector<pml::Request *> active;
 std::atomic<std::size_t> active_count{0}; /* active.size(), read without the lock */
 /* This thread is advancing the tasks: a progress pass they cause themselves does not start over. */
-constinit thread_local bool advancing = false;
+[[gnu::tls_model("initial-exec")]] constinit thread_local bool advancing = false;
 
 bool Runner::advance()
 {
@@ -129,11 +129,11 @@ pml::Request *start_request(Task task, Communicator *comm)
     return r;
 }
 
-int progress_tasks()
+[[gnu::noinline]] static int progress_tasks_active()
 {
     /* A coll module enabled on a new communicator might progress the engine itself: the tasks are
      * advanced by the outer pass only. */
-    if (advancing || active_count.load(std::memory_order_relaxed) == 0) {
+    if (advancing) {
         return 0;
     }
     const std::unique_lock guard(active_lock, std::try_to_lock);
@@ -156,6 +156,16 @@ int progress_tasks()
     active_count.store(active.size(), std::memory_order_relaxed);
     advancing = false;
     return finished;
+}
+
+int progress_tasks()
+{
+    /* Apart from the walk, so that the pass with nothing to do (nearly every one) is a load and a return,
+     * without the walk's register saves. */
+    if (active_count.load(std::memory_order_relaxed) == 0) {
+        return 0;
+    }
+    return progress_tasks_active();
 }
 
 } // namespace tessera::ompi::comm

@@ -24,7 +24,6 @@ Params params;
 int idle_spins = Params{}.poll_spins;
 bool oversubscribed = false;
 
-opal::Mutex contexts_lock;
 std::vector<CommState *> states_by_context;
 MessageList early;
 MessageList early_pool;
@@ -45,6 +44,9 @@ namespace {
  * themselves, go through instead of waiting for their own thread. */
 std::mutex progress_mutex;
 std::atomic<pthread_t> progress_owner{};
+/* Threads blocked in ProgressScope: a waiter holding the gate across its passes (WaitGate) lets go when
+ * this is not zero, and no waiter takes it meanwhile. */
+std::atomic<int> gate_wanted{0};
 
 /* Requests the application let go of that completed during a pass (release_freed), released at its end;
  * queues_lock. */
@@ -67,7 +69,7 @@ inline void cpu_relax()
  * every completion by one); when it runs on a core of its own, sched_yield returns at once. */
 void gate_busy()
 {
-    thread_local int busy = 0;
+    [[gnu::tls_model("initial-exec")]] constinit thread_local int busy = 0;
     cpu_relax();
     if (++busy >= idle_spins) {
         busy = 0;
@@ -117,7 +119,9 @@ bool progress_owned_here()
 ProgressScope::ProgressScope() : entered_(false)
 {
     if (opal::using_threads() && !owner_is_me()) {
+        gate_wanted.fetch_add(1, std::memory_order_relaxed);
         progress_mutex.lock();
+        gate_wanted.fetch_sub(1, std::memory_order_relaxed);
         enter_gate();
         entered_ = true;
     }
@@ -167,33 +171,25 @@ void comm_attach(Communicator &comm)
     state->comm = &comm;
     state->peers.resize(comm.peers().size());
     comm.pml = state;
-    MessageList arrived;
-    {
-        opal::LockGuard lock(contexts_lock);
-        if (states_by_context.size() <= comm.context_id) {
-            states_by_context.resize(comm.context_id + 1, nullptr);
-        }
-        states_by_context[comm.context_id] = state;
-        for (auto it = early.begin(); it != early.end();) {
-            const auto next = std::next(it);
-            if (it->header.context == comm.context_id && it->header.generation <= comm.generation) {
-                arrived.splice(arrived.end(), early, it); /* an older generation's is dropped by on_match */
-            }
-            it = next;
-        }
-    }
-    if (arrived.empty()) {
-        return;
-    }
-    /* Outside contexts_lock, which on_match takes: a fragment that a progress pass matched meanwhile has a
-     * later sequence number than these and is held until they are in (the peer's order holds). Under the
-     * progress gate, as on_match always runs: answering an RTS sends a CTS, under this communicator's
-     * lock, and a btl may hold its own lock while a pass waits for that one (btl tcp). */
+    /* Under the progress gate, as on_match always runs (in a pass): it reads the table and the early
+     * fragments, and answering an RTS sends a CTS under this communicator's lock while a btl may hold its
+     * own lock and wait for that one (btl tcp). */
     ProgressScope gate;
+    if (states_by_context.size() <= comm.context_id) {
+        states_by_context.resize(comm.context_id + 1, nullptr);
+    }
+    states_by_context[comm.context_id] = state;
+    MessageList arrived;
+    for (auto it = early.begin(); it != early.end();) {
+        const auto next = std::next(it);
+        if (it->header.context == comm.context_id && it->header.generation <= comm.generation) {
+            arrived.splice(arrived.end(), early, it); /* an older generation's is dropped by on_match */
+        }
+        it = next;
+    }
     while (!arrived.empty()) {
         const KeptMessage &m = arrived.front();
         on_match(m.header, m.proc, m.data.data(), m.data.size());
-        opal::LockGuard lock(contexts_lock);
         drop_message(early_pool, arrived, arrived.begin());
     }
 }
@@ -205,14 +201,11 @@ void comm_detach(Communicator &comm)
         return;
     }
     {
-        /* No pass finds it from here on, and one that found it before has let go of its lock: on_match
-         * takes the state's lock before it lets go of contexts_lock. */
-        opal::LockGuard lock(contexts_lock);
+        /* No pass finds it from here on: passes read the table under the gate. */
+        ProgressScope gate;
         if (comm.context_id < states_by_context.size() && states_by_context[comm.context_id] == state) {
             states_by_context[comm.context_id] = nullptr;
         }
-        state->lock.lock();
-        state->lock.unlock();
     }
     delete state;
     comm.pml = nullptr;
@@ -370,6 +363,38 @@ int progress_pass()
 }
 
 } // namespace
+
+int WaitGate::pass()
+{
+    if (!opal::using_threads()) {
+        return progress_pass();
+    }
+    if (held_) {
+        if (gate_wanted.load(std::memory_order_relaxed) == 0) [[likely]] {
+            return progress_pass();
+        }
+        let_go();
+        gate_busy();
+        return 0;
+    }
+    const pthread_t owner = progress_owner.load(std::memory_order_relaxed);
+    if (pthread_equal(owner, pthread_self()) != 0) {
+        return progress_pass(); /* a wait inside a callback or a hook of this thread's pass, which holds it */
+    }
+    if (owner != pthread_t{} || gate_wanted.load(std::memory_order_relaxed) != 0 || !progress_mutex.try_lock()) {
+        gate_busy();
+        return 0;
+    }
+    enter_gate();
+    held_ = true;
+    return progress_pass();
+}
+
+void WaitGate::let_go()
+{
+    held_ = false;
+    leave_gate();
+}
 
 int progress()
 {

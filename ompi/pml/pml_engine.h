@@ -92,6 +92,32 @@ bool yield_wanted();
 extern std::atomic<int> waiting_threads;
 extern int process_cpus;
 
+/* The progress passes of one wait. Under MPI_THREAD_MULTIPLE a waiter that gets the progress gate keeps
+ * it from pass to pass instead of taking and leaving it each time (two atomic operations per pass, on the
+ * path from a message's arrival to the waiter's return). It lets go when a thread needs the gate for
+ * something else (ProgressScope), before it yields the CPU, and when the wait ends; other waiters meanwhile
+ * find their requests completed by its passes, as they would by anyone's. Below MULTIPLE a pass is a
+ * plain progress(). */
+class WaitGate {
+public:
+    WaitGate() = default;
+    ~WaitGate() { release(); }
+    WaitGate(const WaitGate &) = delete;
+    WaitGate &operator=(const WaitGate &) = delete;
+
+    int pass();
+    void release()
+    {
+        if (held_) {
+            let_go();
+        }
+    }
+
+private:
+    void let_go();
+    bool held_ = false;
+};
+
 /* Progresses until done() holds; for MPI_Waitany/some/all. */
 template <typename Done>
 void wait_until(Done done)
@@ -100,11 +126,13 @@ void wait_until(Done done)
      * two atomic operations would otherwise be on every short wait of a MULTIPLE program. */
     bool counted = false;
     int idle = 0;
+    WaitGate gate;
     while (!done()) {
-        if (progress() != 0) {
+        if (gate.pass() != 0) {
             idle = 0; /* only a wait that lasts (a peer without its CPU) yields, not a peer a step behind */
         } else if (++idle >= idle_spins) {
             idle = 0;
+            gate.release();
             if (!counted && opal::using_threads()) {
                 waiting_threads.fetch_add(1, std::memory_order_relaxed);
                 counted = true;

@@ -86,10 +86,10 @@ struct Pending {
 /* The engine's state (pml_engine.cpp), and the lock that guards each part (docs/threads.md has the
  * order in which they are taken). */
 
-/* contexts_lock: the communicators by context id, and matching fragments for a context no communicator
- * of this process has yet: a peer may start using a new communicator as soon as its own creation call
- * returns, before this process has finished its own (comm_attach replays them). */
-extern opal::Mutex contexts_lock;
+/* The progress gate: the communicators by context id, and matching fragments for a context no
+ * communicator of this process has yet: a peer may start using a new communicator as soon as its own
+ * creation call returns, before this process has finished its own (comm_attach replays them). Matching
+ * runs in a progress pass, so the look-up of each fragment takes no lock. */
 extern std::vector<CommState *> states_by_context;
 extern MessageList early;
 extern MessageList early_pool;

@@ -44,9 +44,8 @@ void drop_stale(const MatchHeader &h, tessera_proc_t *proc)
 
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
-    /* The state is locked before contexts_lock is let go: comm_detach, which takes both, then cannot
-     * delete it under this pass. */
-    std::unique_lock contexts(contexts_lock);
+    /* In a progress pass: the table and the early fragments change only under the gate (comm_attach,
+     * comm_detach), so a state found here lives until the pass ends. */
     CommState *state = h.context < states_by_context.size() ? states_by_context[h.context] : nullptr;
     if (state == nullptr || h.generation > state->comm->generation) {
         /* for the communicator that takes the id */
@@ -54,12 +53,10 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
         return;
     }
     if (h.generation < state->comm->generation) {
-        contexts.unlock();
         drop_stale(h, proc);
         return;
     }
     opal::LockGuard lock(state->lock);
-    contexts.unlock();
     if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
         return; /* no such rank: nothing can receive it */
     }

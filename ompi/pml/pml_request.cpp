@@ -17,24 +17,41 @@ Request *free_list = nullptr;
 opal::Mutex free_lock;
 
 /* A thread's own requests: most threads release what they allocated (MPI_Wait), so this is where the
- * requests of the 8-byte path come from and go to, with no lock and no shared cache line. */
+ * requests of the 8-byte path come from and go to, with no lock and no shared cache line. Trivially
+ * destructible and initial-exec, so that reaching it is one thread-pointer-relative access, not a
+ * __tls_get_addr call and a guard check per request (libmpi is loaded with the program, or early
+ * enough by an interpreter, for the static TLS it takes). */
 struct Cache {
     Request *head = nullptr;
     int count = 0;
-    ~Cache()
+    bool armed = false; /* cache_return is registered for this thread's exit */
+};
+[[gnu::tls_model("initial-exec")]] constinit thread_local Cache cache;
+
+/* When a thread that kept requests ends, they go back to the shared list for the others. */
+struct CacheReturn {
+    ~CacheReturn()
     {
-        /* The thread ends: its requests go back to the shared list for the others. */
-        while (head != nullptr) {
-            Request *r = head;
-            head = r->next;
+        Cache &c = cache;
+        while (c.head != nullptr) {
+            Request *r = c.head;
+            c.head = r->next;
             std::lock_guard lock(free_lock);
             r->next = free_list;
             free_list = r;
         }
+        c.count = 0;
     }
 };
+thread_local CacheReturn cache_return;
 
-thread_local Cache cache;
+/* The first time a thread keeps a request: registers the return at its exit (touching cache_return
+ * constructs it, which is what registers its destructor). */
+[[gnu::noinline, gnu::cold]] void arm(Cache &c)
+{
+    c.armed = true;
+    static_cast<void>(&cache_return);
+}
 
 /* Half the cache's size at a time between the cache and the shared list, so that a thread that
  * allocates (or releases) steadily takes the lock once per that many requests. */
@@ -47,6 +64,9 @@ int batch()
 {
     Cache &c = cache;
     if (c.head == nullptr) {
+        if (!c.armed) {
+            arm(c);
+        }
         std::lock_guard lock(free_lock);
         for (int n = batch(); n > 0 && free_list != nullptr; --n) {
             Request *r = free_list;
@@ -67,6 +87,9 @@ int batch()
 [[gnu::noinline]] void give_threaded(Request *r)
 {
     Cache &c = cache;
+    if (!c.armed) {
+        arm(c);
+    }
     r->next = c.head;
     c.head = r;
     if (++c.count <= params.request_cache) {
