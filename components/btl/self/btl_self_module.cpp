@@ -5,7 +5,6 @@
  * application thread makes while it holds the upper layer's locks (btl.h). */
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,7 +38,9 @@ struct State {
 
     bool threaded = false;
     std::mutex queue_mutex;
-    std::deque<Queued> queue;       /* in send order */
+    std::vector<Queued> queue;      /* in send order */
+    std::vector<Queued> draining;   /* what progress() hands over now (one progress call at a time) */
+    bool draining_busy = false;     /* a callback of that call progresses again (it then uses its own) */
     std::vector<std::vector<char>> spare; /* buffers of delivered fragments, reused */
     std::atomic<bool> queued{false};
 };
@@ -131,12 +132,14 @@ int send(mca_btl_base_module_t *btl, mca_btl_base_endpoint_t *endpoint, mca_btl_
 
 /* Threaded only: hands over what was sent, in order; what callbacks send meanwhile waits for the next
  * call, so that one call ends. The upper layer has one thread in progress at a time. */
-int progress(mca_btl_base_module_t *btl)
+[[gnu::noinline]] int deliver_queued(mca_btl_base_module_t *btl)
 {
-    if (!state->queued.load(std::memory_order_acquire)) {
-        return 0;
-    }
-    std::deque<Queued> now;
+    /* Swapped, not moved: both vectors keep their capacity, so that a steady stream of fragments
+     * allocates nothing. */
+    const bool nested = state->draining_busy;
+    std::vector<Queued> own;
+    std::vector<Queued> &now = nested ? own : state->draining;
+    state->draining_busy = true;
     {
         std::lock_guard lock(state->queue_mutex);
         now.swap(state->queue);
@@ -160,7 +163,17 @@ int progress(mca_btl_base_module_t *btl)
     for (Queued &q : now) {
         state->spare.push_back(std::move(q.bytes));
     }
+    now.clear();
+    state->draining_busy = nested;
     return events;
+}
+
+int progress(mca_btl_base_module_t *btl)
+{
+    if (!state->queued.load(std::memory_order_acquire)) {
+        return 0;
+    }
+    return deliver_queued(btl);
 }
 
 int finalize(mca_btl_base_module_t *)
