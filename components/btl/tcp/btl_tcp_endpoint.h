@@ -9,6 +9,7 @@
 
 #include <sys/uio.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -99,7 +100,14 @@ struct Link {
     std::vector<Endpoint *> flushing; /* endpoints whose queue waits for the socket */
     std::vector<Endpoint *> failed;   /* endpoints whose queued dones are still to be called */
     std::vector<Endpoint *> connected; /* read directly by progress() while they are few */
-    unsigned passes = 0;
+    /* progress()'s passes until its turn to poll the set: one thread at a time progresses in the
+     * library, but unit tests drive the module from several, and a count lost to a race costs nothing. */
+    std::atomic<unsigned> passes_to_poll{1};
+    /* Whether progress() has more to do than poll the set every btl_tcp_poll_every passes: something is
+     * connected, queued, being handshaken or failed. Set by send and recomputed at the end of each locked
+     * pass, both under the component's lock; read without it, so that an idle module (every peer reached
+     * by shared memory) costs a pass no lock. A pass that misses a send's store sees it next time. */
+    std::atomic<bool> active{false};
     std::vector<std::unique_ptr<Entry>> entries; /* owns every entry */
     std::vector<Entry *> free_entries;
 };

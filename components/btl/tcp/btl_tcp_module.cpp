@@ -33,6 +33,7 @@ int send(mca_btl_base_module_t *m, mca_btl_base_endpoint_t *endpoint, mca_btl_ba
     }
     Link *l = as_link(m);
     Guard guard;
+    l->active.store(true, std::memory_order_relaxed);
     return send_fragment(l, reinterpret_cast<Endpoint *>(endpoint), tag, segments, segment_count, done, done_data);
 }
 
@@ -66,6 +67,7 @@ int dispatch(const epoll_event &ev)
 {
     const auto *w = static_cast<const Watch *>(ev.data.ptr);
     Link *l = w->link;
+    l->active.store(true, std::memory_order_relaxed); /* polled by another module: its own passes take over */
     switch (w->kind) {
     case WatchKind::Listener:
         accept_connections(l);
@@ -106,9 +108,8 @@ int read_directly(Link *l)
  * when every peer is reached by shared memory), it reads them directly and polls the set only every
  * btl_tcp_poll_every passes (for new connections and handshakes): an epoll_wait per pass would cost
  * an idle tcp module a system call in every progress pass of the process. */
-int progress(mca_btl_base_module_t *m)
+[[gnu::noinline]] int progress_link(Link *l, bool poll_turn)
 {
-    Link *l = as_link(m);
     Guard guard;
     int events = 0;
     if (!l->flushing.empty() || !l->failed.empty() || l->pending_count != 0) {
@@ -118,15 +119,31 @@ int progress(mca_btl_base_module_t *m)
         }
     }
     if (params.direct_reads > 0 && l->connected.size() <= static_cast<std::size_t>(params.direct_reads) &&
-        ++l->passes % static_cast<unsigned>(params.poll_every) != 0) {
-        return events + read_directly(l);
+        !poll_turn) {
+        events += read_directly(l);
+    } else {
+        epoll_event ev[kEventsPerPoll];
+        const int n = epoll_wait(component->epfd, ev, kEventsPerPoll, 0);
+        for (int i = 0; i < n; ++i) {
+            events += dispatch(ev[i]);
+        }
     }
-    epoll_event ev[kEventsPerPoll];
-    const int n = epoll_wait(component->epfd, ev, kEventsPerPoll, 0);
-    for (int i = 0; i < n; ++i) {
-        events += dispatch(ev[i]);
-    }
+    l->active.store(!l->flushing.empty() || !l->failed.empty() || l->pending_count != 0 || !l->connected.empty(),
+                    std::memory_order_relaxed);
     return events;
+}
+
+int progress(mca_btl_base_module_t *m)
+{
+    Link *l = as_link(m);
+    /* A count down rather than a remainder: no division in the pass of an idle module. */
+    const unsigned left = l->passes_to_poll.load(std::memory_order_relaxed);
+    const bool poll_turn = left <= 1;
+    l->passes_to_poll.store(poll_turn ? static_cast<unsigned>(params.poll_every) : left - 1, std::memory_order_relaxed);
+    if (!poll_turn && !l->active.load(std::memory_order_relaxed)) {
+        return 0;
+    }
+    return progress_link(l, poll_turn);
 }
 
 Endpoint *endpoint_for(Link *l, tessera_proc_t *p)
