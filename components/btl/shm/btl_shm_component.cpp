@@ -1,6 +1,7 @@
 /* btl shm: parameters, query, module creation, the business card and the host segment's life. */
 #include <unistd.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -54,8 +55,8 @@ int register_params(const mca_base_component_t *)
     }
     const mca_var_row_t rows[] = {
         {"fifo_depth", MCA_VAR_TYPE_UNSIGNED, "256", "2", "1048576",
-         "Cells (64 bytes each) in each local rank's receive queue, which every other rank of the host sends "
-         "into; a full queue makes senders wait",
+         "Cells (64 bytes each, a power of two) in each local rank's receive queue, which every other rank of the "
+         "host sends into; a full queue makes senders wait",
          MCA_INFO_LVL_4, nullptr, &params.fifo_depth},
         {"fragments", MCA_VAR_TYPE_UNSIGNED, "32", "2", "65536",
          "Fragments of btl_shm_max_send_size bytes in each local rank's send pool, shared by all its peers on the "
@@ -80,6 +81,14 @@ int register_params(const mca_base_component_t *)
 
 int open_component()
 {
+    if (!std::has_single_bit(params.fifo_depth)) {
+        /* A power of two, so that a queue position's cell and lap are a mask and a shift: a division
+         * there would sit in every poll of the receive queue and every send. */
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             tessera::mca::bad_value("btl_shm_fifo_depth", std::to_string(params.fifo_depth),
+                                                     "is not a power of two (2, 4, ... 1048576)"));
+        return TESSERA_ERR_BAD_PARAM;
+    }
     return mca_btl_base_check_common("shm", &params.common);
 }
 

@@ -42,7 +42,9 @@ struct ModuleState {
     uint64_t max_fragment = 0;
     Segment *segment = nullptr;
     RegionView own{};       /* this process's queue and pool */
-    uint64_t queue_head = 0; /* cells of the own queue delivered */
+    /* Cells of the own queue delivered. Written by drain (under progressing); atomic (plain loads and
+     * stores on x86) so that progress may look at the head cell before it takes progressing. */
+    std::atomic<uint64_t> queue_head{0};
     uint32_t cursor = 0;     /* where the search for a free fragment of the own pool starts */
     std::vector<std::unique_ptr<Endpoint>> by_local_rank;
     std::vector<Endpoint *> polled; /* the peers added, in the order liveness checks go */
@@ -56,7 +58,7 @@ struct ModuleState {
     std::atomic<bool> progressing{false};
 
     /* Liveness of silent peers (btl_shm_peer_check_interval). */
-    uint32_t idle_passes = 0;
+    std::atomic<uint32_t> idle_passes{0}; /* counted without progressing: a count lost to a race costs nothing */
     int64_t last_check_ns = 0;
     std::vector<pollfd> watch;
 

@@ -122,8 +122,9 @@ int send(mca_btl_base_module_t *, mca_btl_base_endpoint_t *endpoint, mca_btl_bas
 int drain(mca_btl_base_module_t *btl, ModuleState *s)
 {
     int events = 0;
+    uint64_t head = s->queue_head.load(std::memory_order_relaxed);
     for (uint32_t n = 0; n < s->depth; ++n) {
-        Cell *cell = queue_peek(s->own, s->depth, s->queue_head);
+        Cell *cell = queue_peek(s->own, s->depth, head);
         if (cell == nullptr) {
             break;
         }
@@ -134,7 +135,8 @@ int drain(mca_btl_base_module_t *btl, ModuleState *s)
                 Segment::fragment(s->segment->region(cell->sender), s->stride, cell->fragment)
                     ->busy.store(0, std::memory_order_release);
             }
-            queue_free(cell, s->queue_head++, s->depth);
+            queue_free(cell, head, s->depth);
+            s->queue_head.store(++head, std::memory_order_relaxed);
             continue;
         }
         if (e == nullptr) {
@@ -154,18 +156,28 @@ int drain(mca_btl_base_module_t *btl, ModuleState *s)
         if (frag != nullptr) {
             frag->busy.store(0, std::memory_order_release);
         }
-        queue_free(cell, s->queue_head++, s->depth);
+        queue_free(cell, head, s->depth);
+        s->queue_head.store(++head, std::memory_order_relaxed);
         ++events;
     }
     return events;
 }
 
-int progress(mca_btl_base_module_t *btl)
+/* Counts a pass that delivered nothing; true when it is this one's turn to check the peers. */
+bool idle_turn(ModuleState *s)
 {
-    ModuleState *s = state;
-    if (s->segment == nullptr) {
-        return 0; /* no peer added yet: the own queue is not mapped */
+    if (params.peer_check_interval <= 0) {
+        return false;
     }
+    const uint32_t idle = s->idle_passes.load(std::memory_order_relaxed) + 1;
+    const bool turn = idle >= kIdlePassesPerClockRead;
+    s->idle_passes.store(turn ? 0 : idle, std::memory_order_relaxed);
+    return turn;
+}
+
+/* A pass that found a cell, or whose turn it is to check the peers: drains under progressing. */
+[[gnu::noinline]] int progress_guarded(mca_btl_base_module_t *btl, ModuleState *s, bool check_turn)
+{
     /* Also keeps a receive callback that progresses from delivering its own cell a second time. */
     if (s->threaded) {
         if (s->progressing.exchange(true, std::memory_order_acquire)) {
@@ -178,12 +190,28 @@ int progress(mca_btl_base_module_t *btl)
         s->progressing.store(true, std::memory_order_relaxed);
     }
     const int events = drain(btl, s);
-    if (events == 0 && params.peer_check_interval > 0 && ++s->idle_passes >= kIdlePassesPerClockRead) {
-        s->idle_passes = 0;
+    if (events == 0 && (check_turn || idle_turn(s))) {
         check_peers(btl, s);
     }
     s->progressing.store(false, std::memory_order_release);
     return events;
+}
+
+int progress(mca_btl_base_module_t *btl)
+{
+    ModuleState *s = state;
+    if (s->segment == nullptr) {
+        return 0; /* no peer added yet: the own queue is not mapped */
+    }
+    /* Most passes find nothing: one look at the head cell, nothing taken. A head read while another
+     * thread drains is at worst stale, and drain looks again. */
+    if (queue_peek(s->own, s->depth, s->queue_head.load(std::memory_order_relaxed)) != nullptr) [[unlikely]] {
+        return progress_guarded(btl, s, false);
+    }
+    if (idle_turn(s)) [[unlikely]] {
+        return progress_guarded(btl, s, true);
+    }
+    return 0;
 }
 
 int finalize(mca_btl_base_module_t *)

@@ -9,6 +9,7 @@
 #define TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_QUEUE_H
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 
 #include "components/btl/shm/btl_shm_segment.h"
@@ -16,10 +17,17 @@
 namespace tessera::ompi::btl_shm {
 
 /* Lap of a position: a cell is free for position p when its seq is 2 * (p / depth), and holds p once
- * its seq is 2 * (p / depth) + 1. */
+ * its seq is 2 * (p / depth) + 1. depth is a power of two (btl_shm_fifo_depth): a shift, not a division,
+ * in every poll and every send. */
 inline uint64_t free_mark(uint64_t position, uint32_t depth)
 {
-    return 2 * (position / depth);
+    return 2 * (position >> std::countr_zero(depth));
+}
+
+/* The cell of a position. */
+inline Cell &cell_at(const RegionView &q, uint64_t position, uint32_t depth)
+{
+    return q.cells[position & (depth - 1)];
 }
 
 /* Whether the next position looks free, without claiming it: a sender checks this before copying a
@@ -27,7 +35,7 @@ inline uint64_t free_mark(uint64_t position, uint32_t depth)
 inline bool queue_has_room(const RegionView &q, uint32_t depth)
 {
     const uint64_t p = q.position->next.load(std::memory_order_relaxed);
-    return q.cells[p % depth].seq.load(std::memory_order_acquire) >= free_mark(p, depth);
+    return cell_at(q, p, depth).seq.load(std::memory_order_acquire) >= free_mark(p, depth);
 }
 
 /* Claims the next position; null when the queue is full. *position receives it, for publish. */
@@ -35,7 +43,7 @@ inline Cell *queue_claim(const RegionView &q, uint32_t depth, uint64_t *position
 {
     uint64_t p = q.position->next.load(std::memory_order_relaxed);
     for (;;) {
-        Cell *cell = &q.cells[p % depth];
+        Cell *cell = &cell_at(q, p, depth);
         const uint64_t seq = cell->seq.load(std::memory_order_acquire);
         const uint64_t mark = free_mark(p, depth);
         if (seq == mark) {
@@ -60,7 +68,7 @@ inline void queue_publish(Cell *cell, uint64_t position, uint32_t depth)
 /* The receiver's side: the cell at its head when it is published, else null. */
 inline Cell *queue_peek(const RegionView &q, uint32_t depth, uint64_t head)
 {
-    Cell *cell = &q.cells[head % depth];
+    Cell *cell = &cell_at(q, head, depth);
     return cell->seq.load(std::memory_order_acquire) == free_mark(head, depth) + 1 ? cell : nullptr;
 }
 

@@ -656,6 +656,7 @@ TEST(BtlShm, BadValuesAreRefusedNamingTheParameter)
         {{{"btl_shm_max_send_size", "16"}}, "btl_shm_max_send_size"},
         {{{"btl_shm_eager_limit", "64k"}, {"btl_shm_max_send_size", "32k"}}, "btl_shm_eager_limit"},
         {{{"btl_shm_fifo_depth", "1"}}, "btl_shm_fifo_depth"},
+        {{{"btl_shm_fifo_depth", "100"}}, "btl_shm_fifo_depth"}, /* not a power of two */
         {{{"btl_shm_peer_check_interval", "-1"}}, "btl_shm_peer_check_interval"},
     };
     for (const auto &[params, name] : cases) {
