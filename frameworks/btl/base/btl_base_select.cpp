@@ -9,6 +9,15 @@
 namespace tessera::ompi::btl_base {
 namespace {
 bool selected = false;
+
+/* The modules that have a progress function and that function, as a plain list built once by select:
+ * walked in every progress pass, where the modules() accessor's guard and the null checks would cost
+ * each pass. Never destroyed, like the modules. */
+struct Progressing {
+    mca_btl_base_module_t *module;
+    mca_btl_base_progress_fn_t fn;
+};
+std::vector<Progressing> *const progressing = new std::vector<Progressing>();
 } // namespace
 
 std::vector<mca_btl_base_module_t *> &modules()
@@ -27,6 +36,7 @@ void release_modules()
         }
     }
     modules().clear();
+    progressing->clear();
     selected = false;
 }
 
@@ -65,6 +75,12 @@ int tessera_btl_base_select(bool enable_progress_threads, bool enable_mpi_thread
                      [](const mca_btl_base_module_t *a, const mca_btl_base_module_t *b) {
                          return a->btl_exclusivity > b->btl_exclusivity;
                      });
+    progressing->clear();
+    for (mca_btl_base_module_t *m : modules()) {
+        if (m->btl_progress != nullptr) {
+            progressing->push_back(Progressing{m, m->btl_progress});
+        }
+    }
     selected = true;
     return TESSERA_SUCCESS;
 }
@@ -79,12 +95,10 @@ mca_btl_base_module_t *mca_btl_base_module_at(size_t index)
 int mca_btl_base_progress(void)
 {
     int events = 0;
-    for (mca_btl_base_module_t *m : modules()) {
-        if (m->btl_progress != nullptr) {
-            int n = m->btl_progress(m);
-            if (n > 0) {
-                events += n;
-            }
+    for (const Progressing &p : *progressing) {
+        const int n = p.fn(p.module);
+        if (n > 0) {
+            events += n;
         }
     }
     return events;
