@@ -39,10 +39,11 @@ bool running = false;
 
 namespace {
 
-/* The progress gate: a plain mutex (opal::Mutex's flag is checked by the callers already) and the thread
- * that holds it, so that a pass's callbacks and hooks, which may progress or attach a communicator
- * themselves, go through instead of waiting for their own thread. */
-std::mutex progress_mutex;
+/* The progress gate: a spin lock (opal::Mutex's flag is checked by the callers already; letting go is a
+ * store, where a mutex takes a read-modify-write) and the thread that holds it, so that a pass's
+ * callbacks and hooks, which may progress or attach a communicator themselves, go through instead of
+ * waiting for their own thread. */
+opal::SpinLock progress_mutex;
 std::atomic<pthread_t> progress_owner{};
 /* Threads blocked in ProgressScope: a waiter holding the gate across its passes (WaitGate) lets go when
  * this is not zero, and no waiter takes it meanwhile. */

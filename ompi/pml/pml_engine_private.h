@@ -61,7 +61,7 @@ struct PeerState {
  * application thread. */
 struct CommState {
     Communicator *comm = nullptr;
-    opal::Mutex lock;
+    opal::SpinMutex lock; /* short sections: matching one fragment, posting one receive */
     RequestList posted;     /* receives in posting order */
     MessageList unexpected; /* in arrival order */
     std::vector<PeerState> peers;

@@ -72,7 +72,7 @@ void fail_peer(tessera_proc_t *proc)
             continue;
         }
         const int rank = static_cast<int>(found - procs.begin());
-        opal::LockGuard lock(state->lock);
+        std::lock_guard lock(state->lock);
         for (Request *r = state->posted.head; r != nullptr;) {
             Request *next = r->next;
             if (r->peer == rank) {

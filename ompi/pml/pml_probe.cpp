@@ -7,7 +7,7 @@ namespace tessera::ompi::pml {
 bool probe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
-    opal::LockGuard lock(state->lock);
+    std::lock_guard lock(state->lock);
     for (const KeptMessage &u : state->unexpected) {
         if ((source == MPI_ANY_SOURCE || source == u.header.source) && tag_matches(tag, u.header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
@@ -36,7 +36,7 @@ struct Message {
 Message *mprobe(Communicator *comm, int source, int tag, MPI_Status *status)
 {
     auto *state = static_cast<CommState *>(comm->pml);
-    opal::LockGuard lock(state->lock);
+    std::lock_guard lock(state->lock);
     for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
         if ((source == MPI_ANY_SOURCE || source == it->header.source) && tag_matches(tag, it->header.tag)) {
             if (status != MPI_STATUS_IGNORE) {
@@ -75,7 +75,7 @@ void start_mrecv(Request *r, Message *m)
     const KeptMessage &kept = m->node.front();
     deliver(r, kept.header, kept.proc, kept.data.data());
     {
-        opal::LockGuard lock(state->lock);
+        std::lock_guard lock(state->lock);
         drop_message(state->pool, m->node, m->node.begin());
     }
     comm_release(m->comm);

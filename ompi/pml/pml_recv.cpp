@@ -110,7 +110,7 @@ int start_recv(Request *r)
     auto *state = static_cast<CommState *>(r->comm->pml);
     MessageList taken;
     {
-        opal::LockGuard lock(state->lock);
+        std::lock_guard lock(state->lock);
         for (auto it = state->unexpected.begin(); it != state->unexpected.end(); ++it) {
             if (matches(r, it->header.source, it->header.tag)) {
                 taken.splice(taken.begin(), state->unexpected, it);
@@ -126,7 +126,7 @@ int start_recv(Request *r)
      * progress pass under its own lock (btl tcp), which then waits for this communicator's. */
     const KeptMessage &m = taken.front();
     deliver(r, m.header, m.proc, m.data.data());
-    opal::LockGuard lock(state->lock);
+    std::lock_guard lock(state->lock);
     drop_message(state->pool, taken, taken.begin());
     return MPI_SUCCESS;
 }
@@ -136,7 +136,7 @@ bool cancel_recv(Request *r)
     auto *state = static_cast<CommState *>(r->comm->pml);
     {
         /* Matched or not is decided under the lock: a receive leaves the posted queue only under it. */
-        opal::LockGuard lock(state->lock);
+        std::lock_guard lock(state->lock);
         if (r->complete || r->matched || !state->posted.contains(r)) {
             return false;
         }

@@ -56,7 +56,7 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
         drop_stale(h, proc);
         return;
     }
-    opal::LockGuard lock(state->lock);
+    std::lock_guard lock(state->lock);
     if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
         return; /* no such rank: nothing can receive it */
     }

@@ -4,7 +4,9 @@
  * in its sender's order per (source, tag, communicator), with its data; nothing hangs. The tests are
  * named PmlThreads* so that the ThreadSanitizer run can pick them. */
 #include <atomic>
+#include <chrono>
 #include <latch>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -137,6 +139,67 @@ TEST_F(PmlThreads, SendersAndReceiversLoseDuplicateAndReorderNothing)
     }
     EXPECT_EQ(errors.load(), 0);
     EXPECT_EQ(next, std::vector<int>(kSelfSenders, kMessages));
+}
+
+int quiet_hook()
+{
+    return 0;
+}
+
+TEST_F(PmlThreads, WaiterHoldingTheGateLetsAnotherThreadChangeTheHooks)
+{
+    /* One thread waits for a message that the other sends only after it has added and removed a
+     * progress hook, which needs the progress gate: a waiter that kept the gate for its whole wait
+     * without letting go for such a thread would wait forever (the ctest timeout). */
+    start_threaded(2);
+    std::atomic<bool> waiting{false};
+    int got = -1;
+    std::thread waiter([&got, &waiting] {
+        MPI_Request r;
+        native::irecv_c(&got, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &r);
+        waiting = true;
+        native::wait(&r, MPI_STATUS_IGNORE);
+    });
+    while (!waiting.load()) {
+        std::this_thread::yield();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); /* the waiter is in its passes now */
+    for (int i = 0; i < 100; ++i) {
+        ompi::pml::progress_hook_add(quiet_hook);
+        ompi::pml::progress_hook_remove(quiet_hook);
+    }
+    const int value = 42;
+    EXPECT_EQ(native::send_c(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD), MPI_SUCCESS);
+    waiter.join();
+    EXPECT_EQ(got, 42);
+}
+
+TEST(OpalSpinLockThreads, EightThreadsLoseNoIncrementAndTryLockFailsWhileHeld)
+{
+    opal::SpinLock lock;
+    long counter = 0; /* plain: only the lock orders the threads' increments */
+    constexpr int kThreads = 8, kEach = 20000;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&lock, &counter] {
+            for (int i = 0; i < kEach; ++i) {
+                std::lock_guard guard(lock);
+                ++counter;
+            }
+        });
+    }
+    for (std::thread &th : threads) {
+        th.join();
+    }
+    EXPECT_EQ(counter, long{kThreads} * kEach);
+    lock.lock();
+    std::atomic<bool> got{true};
+    std::thread other([&lock, &got] { got = lock.try_lock(); });
+    other.join();
+    EXPECT_FALSE(got.load());
+    lock.unlock();
+    EXPECT_TRUE(lock.try_lock());
+    lock.unlock();
 }
 
 TEST_F(PmlThreads, WaitersOnDifferentRequestsWhileOneProgresses)
