@@ -181,7 +181,6 @@ void errhandler_release(MPI_Errhandler h)
 {
     Errhandler *e = user_handler(h);
     if (e != nullptr && e->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        e->mark = 0;
         delete e;
     }
 }

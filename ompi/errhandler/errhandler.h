@@ -40,9 +40,6 @@ struct Errhandler {
     static void *operator new(std::size_t size) { return handle_slot_new<Errhandler>(size); }
     static void operator delete(void *object) { handle_slot_delete<Errhandler>(object); }
 
-    static constexpr std::uint64_t kMark = 0x5445535345525248ull; /* "TESSERRH" */
-
-    std::uint64_t mark = kMark;
     ObjectKind kind = ObjectKind::Comm; /* Comm, Win, File or Session */
     void (*fn)() = nullptr;
     std::atomic<int> refs{1};

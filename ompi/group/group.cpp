@@ -63,7 +63,6 @@ void group_release(Group *group)
         return;
     }
     if (group->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        group->mark = 0;
         delete group;
     }
 }

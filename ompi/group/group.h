@@ -28,9 +28,6 @@ struct Group {
     static void *operator new(std::size_t size) { return handle_slot_new<Group>(size); }
     static void operator delete(void *object) { handle_slot_delete<Group>(object); }
 
-    static constexpr std::uint64_t kMark = 0x5445535347525550ull; /* "TESSGRUP" */
-
-    std::uint64_t mark = kMark;
     std::atomic<int> refs{1};
     std::vector<tessera_proc_t *> procs; /* by rank */
     int my_rank = MPI_UNDEFINED;         /* of this process (its proc has TESSERA_PROC_IS_SELF) */

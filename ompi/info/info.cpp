@@ -94,7 +94,6 @@ void info_destroy(Info *info)
     if (info == &env_info) {
         return;
     }
-    info->mark = 0;
     delete info;
 }
 

@@ -51,9 +51,6 @@ struct Info {
     static void *operator new(std::size_t size) { return handle_slot_new<Info>(size); }
     static void operator delete(void *object) { handle_slot_delete<Info>(object); }
 
-    static constexpr std::uint64_t kMark = 0x54455353494e464full; /* "TESSINFO" */
-
-    std::uint64_t mark = kMark;
     InfoEntries entries;
 };
 

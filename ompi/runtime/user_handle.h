@@ -188,18 +188,12 @@ T *user_slot_object(const void *handle, std::uint64_t state = handle_bits::kOpen
     return reinterpret_cast<T *>(address);
 }
 
-/* The live T of `handle`, or nullptr: user_slot_object's, and a T with a `mark` (and `kMark`) must
- * carry it too. */
+/* The live T of `handle`, or nullptr. The stamp alone decides: destroying an object retires its slot's
+ * generation before anything else can reuse the memory, so no mark in the object is needed. */
 template <class T>
 T *user_object(const void *handle)
 {
-    T *object = user_slot_object<T>(handle);
-    if constexpr (requires { T::kMark; }) {
-        if (object != nullptr && object->mark != T::kMark) {
-            return nullptr;
-        }
-    }
-    return object;
+    return user_slot_object<T>(handle);
 }
 
 } // namespace tessera::ompi

@@ -19,10 +19,16 @@
  * component below it in the communicator's table (tuned, by priority), as do the non-blocking forms.
  *
  * The segment is made at the first collective that takes this path, not when the communicator is: a
- * program with many communicators pays only for those it uses so. Rank 0 creates it, sends its name
+ * program with many communicators pays only for those it uses so. Rank 0 creates it, sends where it is
  * with the component below's broadcast, every rank maps it, they agree with an allreduce that all could,
- * and rank 0 unlinks it: nothing is left in /dev/shm, whatever happens to the job after that. When any
- * rank cannot map it, the communicator keeps using the component below.
+ * and rank 0 then closes the way in. The segment has no name: a memfd of rank 0's that the others open
+ * through /proc/<pid>/fd/<n>. A named one (/dev/shm/tessera-<job>-coll-...) stayed in /dev/shm when
+ * every process of the job, mpirun and its sentinel included, was killed at once between its creation
+ * and its unlink (a job killed with its whole process tree while it made communicators); with no name
+ * there is nothing to leave. Only when some rank cannot open rank 0's descriptor (a /proc that hides
+ * it) do they try again with a named segment, unlinked as soon as all have mapped it, which mpirun's
+ * sweep of tessera-<job>-* covers as long as mpirun or its sentinel lives. When any rank cannot map
+ * it, the communicator keeps using the component below.
  *
  * Waiting spins on the flags and progresses the point-to-point engine between polls (another process
  * may wait on this one's progress: a rendezvous send started before the collective), yielding the CPU
@@ -52,6 +58,7 @@ struct Params {
     int depth;             /* coll_sm_depth: sets of slots, used in turn */
     int pauses;            /* coll_sm_pauses: pause instructions between polls; -1: 1, or 0 oversubscribed */
     int fetch_lines;       /* coll_sm_fetch_lines: lines of a slot's data fetched while polling its head */
+    bool unnamed;          /* coll_sm_unnamed: a memfd rather than a /dev/shm name */
 };
 extern Params params;
 
@@ -74,11 +81,30 @@ struct alignas(16) SlotHead {
 /* The shared segment of one communicator: a header, a flag per rank, `depth` sets of a slot per rank. */
 class Segment {
 public:
-    /* Rank 0: creates and maps /dev/shm`name`; the others map it. false with *error said otherwise. */
-    bool create(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error);
-    bool attach(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error);
-    /* Unmaps it (the name is unlinked by rank 0 as soon as all have mapped it). */
-    void unmap() { file_.unmap(); }
+    /* Unnamed: rank 0's memfd, opened by the others through /proc; Named: /dev/shm`name`. */
+    enum class Kind : std::uint8_t { Unnamed, Named };
+    /* How attaching went: the least of every rank's decides what the communicator does. */
+    enum Outcome : int {
+        kRefused = 0,     /* made or reached, but unusable (parameters that disagree): go below */
+        kUnreachable = 1, /* rank 0's unnamed segment could not be made or opened: try a named one */
+        kMapped = 2,
+    };
+
+    /* Rank 0: creates and maps the segment (`name` only for Named); false with *error said otherwise. */
+    bool create(Kind kind, const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error);
+    /* What the others attach to: the /proc path of the descriptor, or the name. */
+    std::string where() const;
+    /* The others: map what rank 0's where() said. */
+    Outcome attach(Kind kind, const std::string &where, int procs, int depth, std::size_t slot_bytes,
+                   std::string *error);
+    /* Rank 0, once every rank has mapped it or given up: nobody can open it any more. */
+    void forget();
+    /* Unmaps it. */
+    void unmap()
+    {
+        forget();
+        file_.unmap();
+    }
 
     Flag &flag(int rank) const { return flags_[rank]; }
     /* The slot of `rank` in collective k's set. */
@@ -93,6 +119,7 @@ private:
     void layout(int procs, int depth, std::size_t slot_bytes);
 
     opal::SharedFile file_;
+    std::string name_; /* a Named segment's until forget() */
     Flag *flags_ = nullptr;
     char *slots_ = nullptr;
     std::size_t procs_ = 0;

@@ -48,6 +48,12 @@ int register_params(const mca_base_component_t *)
          "Cache lines of the data a rank will read from a slot that it fetches while polling the slot's head, so "
          "that they cross between the caches with the head's line rather than after it (0: none)",
          MCA_INFO_LVL_6, nullptr, &params.fetch_lines},
+        {"unnamed", MCA_VAR_TYPE_BOOL, "true", nullptr, nullptr,
+         "Make each communicator's segment unnamed (a memfd of its rank 0 that the others open through "
+         "/proc/<pid>/fd), so that nothing of it can stay in /dev/shm whatever kills the job; false: named "
+         "/dev/shm/tessera-<job>-coll-..., unlinked once every rank has mapped it (what is also done when some "
+         "rank cannot open the memfd); the value of each communicator's rank 0 decides",
+         MCA_INFO_LVL_6, nullptr, &params.unnamed},
     };
     return mca_var_register_rows("coll", "sm", rows, std::size(rows), MCA_VAR_SCOPE_ALL);
 }

@@ -1,6 +1,4 @@
 /* coll sm: the module's collectives through the communicator's segment (coll_sm.h). */
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -86,47 +84,71 @@ State &prepared(mca_coll_base_module_t *module, tessera_comm *comm)
     return st;
 }
 
-/* Makes the segment (coll_sm.h): every rank of the communicator is in the same collective call. */
-void set_up(State &st, tessera_comm *comm)
+/* One try at making the segment (coll_sm.h): rank 0 creates it and sends where it is with the bcast
+ * below, the others map it, the allreduce below (MIN) gives every rank the least outcome, and rank 0
+ * then closes the way in. Every rank of the communicator is in the same collective call. */
+Segment::Outcome attempt(State &st, tessera_comm *comm, Segment::Kind kind, std::string *error)
 {
     static std::atomic<unsigned> made{0};
+    const Communicator *c = of(comm);
+    char where[96] = {};
+    int mine = Segment::kMapped;
+    /* Rank 0's failure to make it: an unnamed one may still be made named; a named one cannot. */
+    const int not_made = kind == Segment::Kind::Unnamed ? Segment::kUnreachable : Segment::kRefused;
+    if (st.rank == 0) {
+        char name[96] = {};
+        if (kind == Segment::Kind::Named) {
+            const tessera_proc_name_t &me = c->procs[0]->proc_name;
+            std::snprintf(name, sizeof name, "/tessera-%u-coll-%u-%u", me.jobid, me.rank, made++);
+        }
+        /* Rank 0's coll_sm_unnamed alone decides: ranks that disagree still make the same calls. */
+        const bool wanted = kind == Segment::Kind::Named || params.unnamed;
+        if (wanted && st.segment.create(kind, name, st.size, params.depth, params.max_bytes, error)) {
+            std::snprintf(where, sizeof where, "%s", st.segment.where().c_str());
+        } else {
+            mine = not_made;
+        }
+    }
+    int rc = st.below.bcast(where, sizeof where, to_c(datatype_lookup(MPI_BYTE)), 0, comm, st.below.bcast_module);
+    if (st.rank != 0) {
+        mine = rc != MPI_SUCCESS ? Segment::kRefused
+               : where[0] == '\0' ? not_made
+                                   : st.segment.attach(kind, where, st.size, params.depth, params.max_bytes, error);
+    }
+    int all = Segment::kRefused;
+    rc = st.below.allreduce(&mine, &all, 1, to_c(datatype_lookup(MPI_INT)), to_c(op_lookup(MPI_MIN)), comm,
+                            st.below.allreduce_module);
+    st.segment.forget(); /* every rank has mapped it or given up */
+    const auto outcome = rc == MPI_SUCCESS ? static_cast<Segment::Outcome>(all) : Segment::kRefused;
+    if (outcome != Segment::kMapped) {
+        st.segment.unmap();
+    }
+    return outcome;
+}
+
+/* Makes the segment: unnamed, or named when some rank cannot reach rank 0's unnamed one (or rank 0's
+ * coll_sm_unnamed is false). */
+void set_up(State &st, tessera_comm *comm)
+{
     st.phase = State::Phase::Off;
     if (st.below.bcast == nullptr || st.below.allreduce == nullptr) {
         return;
     }
-    const Communicator *c = of(comm);
-    char name[96] = {};
     std::string error;
-    bool ok = true;
-    if (st.rank == 0) {
-        const tessera_proc_name_t &me = c->procs[0]->proc_name;
-        std::snprintf(name, sizeof name, "/tessera-%u-coll-%u-%u", me.jobid, me.rank, made++);
-        ok = st.segment.create(name, st.size, params.depth, params.max_bytes, &error);
-        if (!ok) {
-            name[0] = '\0';
-        }
+    Segment::Outcome outcome = attempt(st, comm, Segment::Kind::Unnamed, &error);
+    if (outcome == Segment::kUnreachable) {
+        error.clear();
+        outcome = attempt(st, comm, Segment::Kind::Named, &error);
     }
-    int rc = st.below.bcast(name, sizeof name, to_c(datatype_lookup(MPI_BYTE)), 0, comm, st.below.bcast_module);
-    if (st.rank != 0) {
-        ok = rc == MPI_SUCCESS && name[0] != '\0' &&
-             st.segment.attach(name, st.size, params.depth, params.max_bytes, &error);
-    }
-    int mine = ok ? 1 : 0, all = 0;
-    rc = st.below.allreduce(&mine, &all, 1, to_c(datatype_lookup(MPI_INT)), to_c(op_lookup(MPI_MIN)), comm,
-                            st.below.allreduce_module);
-    if (st.rank == 0 && name[0] != '\0') {
-        shm_unlink(name); /* every rank has mapped it or given up */
-    }
-    if (rc == MPI_SUCCESS && all == 1) {
+    if (outcome == Segment::kMapped) {
         st.phase = State::Phase::Ready;
         return;
     }
     if (!error.empty()) {
         tessera::mca::report(tessera::mca::Severity::Warning,
-                             "coll sm: " + error + "; the collectives of " + comm_label(*c) +
+                             "coll sm: " + error + "; the collectives of " + comm_label(*of(comm)) +
                                  " go to the components below it");
     }
-    st.segment.unmap();
 }
 
 /* The component below's form of the collective: fn(args..., module). A table where nothing is below

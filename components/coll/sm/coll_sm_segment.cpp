@@ -1,6 +1,8 @@
 /* coll sm: the shared segment of a communicator (coll_sm.h). */
 #include "components/coll/sm/coll_sm.h"
 
+#include <sys/mman.h>
+
 namespace tessera::ompi::coll_sm {
 
 namespace {
@@ -42,11 +44,17 @@ void Segment::layout(int procs, int depth, std::size_t slot_bytes)
     slots_ = base + kLine + procs_ * sizeof(Flag);
 }
 
-bool Segment::create(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error)
+bool Segment::create(Kind kind, const std::string &name, int procs, int depth, std::size_t slot_bytes,
+                     std::string *error)
 {
-    if (!file_.create(name, size_of(procs, depth, slot_bytes),
-                      "coll_sm_depth sets of a slot of coll_sm_max_bytes per rank", error)) {
+    const std::size_t bytes = size_of(procs, depth, slot_bytes);
+    const char *why = "coll_sm_depth sets of a slot of coll_sm_max_bytes per rank";
+    if (kind == Kind::Unnamed ? !file_.create_unnamed("tessera-coll-sm", bytes, why, error)
+                              : !file_.create(name, bytes, why, error)) {
         return false;
+    }
+    if (kind == Kind::Named) {
+        name_ = name;
     }
     /* The file starts zeroed: every flag is 0, no collective entered. */
     auto *h = static_cast<Header *>(file_.base());
@@ -58,28 +66,45 @@ bool Segment::create(const std::string &name, int procs, int depth, std::size_t 
     return true;
 }
 
-bool Segment::attach(const std::string &name, int procs, int depth, std::size_t slot_bytes, std::string *error)
+std::string Segment::where() const
 {
-    if (!file_.open(name, "rank 0 of the communicator creates it", error)) {
-        return false;
+    return name_.empty() ? file_.path() : name_;
+}
+
+void Segment::forget()
+{
+    file_.close_descriptor();
+    if (!name_.empty()) {
+        shm_unlink(name_.c_str());
+        name_.clear();
     }
+}
+
+Segment::Outcome Segment::attach(Kind kind, const std::string &where, int procs, int depth, std::size_t slot_bytes,
+                                 std::string *error)
+{
+    const char *who = "rank 0 of the communicator creates it";
+    if (kind == Kind::Unnamed ? !file_.open_path(where, who, error) : !file_.open(where, who, error)) {
+        return kind == Kind::Unnamed ? kUnreachable : kRefused;
+    }
+    const std::string shown = kind == Kind::Unnamed ? where : "/dev/shm" + where;
     const std::size_t bytes = size_of(procs, depth, slot_bytes);
     if (file_.bytes() != bytes) {
-        *error = "/dev/shm" + name + " is not " + std::to_string(bytes) +
+        *error = shown + " is not " + std::to_string(bytes) +
                  " bytes: coll_sm_max_bytes and coll_sm_depth must be the same in every process";
         file_.unmap();
-        return false;
+        return kRefused;
     }
     auto *h = static_cast<Header *>(file_.base());
     if (std::atomic_ref<std::uint64_t>(h->magic).load(std::memory_order_acquire) != kMagic ||
         h->procs != static_cast<std::uint64_t>(procs) || h->depth != static_cast<std::uint64_t>(depth) ||
         h->slot_bytes != slot_bytes) {
-        *error = "/dev/shm" + name + " was not made for this communicator (or by another version of Tessera)";
+        *error = shown + " was not made for this communicator (or by another version of Tessera)";
         file_.unmap();
-        return false;
+        return kRefused;
     }
     layout(procs, depth, slot_bytes);
-    return true;
+    return kMapped;
 }
 
 } // namespace tessera::ompi::coll_sm

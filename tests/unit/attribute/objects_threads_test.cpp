@@ -20,6 +20,7 @@
 #include "mca/var_store.h"
 #include "ompi/runtime/native_generated.h"
 #include "opal/threads.h"
+#include "tests/unit/start_together.h"
 
 namespace {
 
@@ -87,12 +88,9 @@ protected:
     }
 };
 
-void worker(int t, std::atomic<int> *ready)
+void worker(int t, testing_threads::StartTogether *together)
 {
-    ++*ready;
-    while (ready->load() < kThreads) {
-        std::this_thread::yield();
-    }
+    together->arrive_and_wait();
     int marker = t;
     for (int round = 0; round < kRounds; ++round) {
         int key = MPI_KEYVAL_INVALID;
@@ -132,10 +130,10 @@ void worker(int t, std::atomic<int> *ready)
 
 TEST_F(ObjectsThreads, EightThreadsCreateUseAndFreeObjectsAtOnce)
 {
-    std::atomic<int> ready{0};
+    testing_threads::StartTogether together(kThreads);
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
-        threads.emplace_back(worker, t, &ready);
+        threads.emplace_back(worker, t, &together);
     }
     for (std::thread &th : threads) {
         th.join();
@@ -160,15 +158,12 @@ TEST_F(ObjectsThreads, ErrorsRaisedWhileOtherThreadsReplaceTheHandler)
     ASSERT_EQ(native::comm_create_errhandler(counting_fn, &first), MPI_SUCCESS);
     tessera::ompi::errhandler_assign(&tessera::ompi::comm_self().errhandler, first);
     ASSERT_EQ(native::errhandler_free(&first), MPI_SUCCESS);
-    std::atomic<int> ready{0};
+    testing_threads::StartTogether together(kThreads);
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
-            ++ready;
-            while (ready.load() < kThreads) {
-                std::this_thread::yield();
-            }
+            together.arrive_and_wait();
             if (t % 2 == 0) {
                 while (!stop.load()) {
                     /* What MPI_Comm_set_errhandler and MPI_Comm_get_errhandler do (they need MPI_Init). */

@@ -12,6 +12,7 @@
 #include "ompi/datatype/datatype.h"
 #include "opal/threads.h"
 #include "pml_fixture.h"
+#include "tests/unit/start_together.h"
 
 namespace tessera::test {
 namespace {
@@ -37,15 +38,11 @@ TEST_F(CollScheduleThreads, EightThreadsRunLocalSchedulesFromTheSharedPools)
     constexpr int kRounds = 20000;
     std::atomic<int> wrong{0};
     std::atomic<int> done{0};
-    /* All threads start together, so that they overlap on a loaded machine too. */
-    std::atomic<int> ready{0};
+    testing_threads::StartTogether together(kThreads);
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
-            ++ready;
-            while (ready.load() < kThreads) {
-                std::this_thread::yield();
-            }
+            together.arrive_and_wait();
             for (int round = 0; round < kRounds; ++round) {
                 const std::size_t n = 16 + static_cast<std::size_t>((t * 7 + round) % 200);
                 std::vector<int> src(n), dst(n, -1);

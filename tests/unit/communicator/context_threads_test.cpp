@@ -12,6 +12,7 @@
 
 #include "ompi/communicator/comm_context.h"
 #include "opal/threads.h"
+#include "tests/unit/start_together.h"
 
 namespace cid = tessera::ompi::cid;
 
@@ -36,15 +37,11 @@ TEST_F(ContextIdsThreads, AnIdIsNeverHeldByTwoThreadsAtOnce)
     std::array<std::atomic<int>, kIds> owner{};
     std::atomic<int> doubles{0};
     std::atomic<int> taken{0};
-    /* All threads start together, so that they overlap on a loaded machine too. */
-    std::atomic<int> ready{0};
+    testing_threads::StartTogether together(kThreads);
     std::vector<std::thread> threads;
     for (int t = 1; t <= kThreads; ++t) {
         threads.emplace_back([&, t] {
-            ++ready;
-            while (ready.load() < kThreads) {
-                std::this_thread::yield();
-            }
+            together.arrive_and_wait();
             for (int round = 0; round < kRounds; ++round) {
                 cid::agreement_begin();
                 /* Every thread looks where the others look: the lowest free ids (two, as an
