@@ -70,13 +70,12 @@ int start_persistent(pml::Request *r)
     }
     pml::status_empty(&r->status);
     pml::Request *run = pml::from_handle(started);
-    if (run->complete) { /* done within the call (one process, or nothing to move) */
+    if (!adopt_running(r, run)) { /* r completes with it, unless it is done (within the call: one process,
+                                     * or nothing to move; or since, in another thread's progress pass) */
         r->status.MPI_ERROR = run->status.MPI_ERROR;
         r->active = true;
         r->complete = true;
         pml::request_release(run);
-    } else {
-        pml::adopt(r, run); /* r completes with it */
     }
     return MPI_SUCCESS;
 }

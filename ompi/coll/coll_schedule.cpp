@@ -391,6 +391,16 @@ int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request)
     return MPI_SUCCESS;
 }
 
+bool adopt_running(pml::Request *parent, pml::Request *child)
+{
+    const opal::LockGuard guard(active_lock); /* progress_requests completes them under it */
+    if (child->complete) {
+        return false;
+    }
+    pml::adopt(parent, child);
+    return true;
+}
+
 [[gnu::noinline]] static int progress_requests_active()
 {
     if (walking) {

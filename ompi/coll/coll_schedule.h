@@ -192,6 +192,12 @@ int register_params();
  * MPI_ERROR carries the schedule's error). */
 int start_request(std::unique_ptr<Schedule> schedule, pml::Request **request);
 
+/* Makes `parent` complete with `child`, a request start_request gave, unless `child` has completed
+ * already (false: nothing changed). Decided against the progress pass that completes running
+ * schedules, so that under MPI_THREAD_MULTIPLE the child cannot complete, in another thread, between
+ * the check and the adoption and leave the parent waiting forever. */
+bool adopt_running(pml::Request *parent, pml::Request *child);
+
 /* A collective written once as a schedule builder `build(Schedule &)`, run as the blocking form or
  * started as the non-blocking one: what a coll component's module entries call. */
 template <typename Build>

@@ -5,20 +5,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "ompi/pml/pml_engine.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::pml {
 
 namespace {
 
+/* Any waiting thread may sample (yield_wanted, the single-copy choice), so under MPI_THREAD_MULTIPLE
+ * several at once: the window is refreshed by one thread at a time (a try-lock: the others use the
+ * last share), and the fields are atomics that the others read relaxed, since a share a window old is
+ * as good an answer. Below MULTIPLE the lock is a branch and the relaxed accesses plain moves. */
 struct Sampler {
-    int fd = -1;
-    int64_t window_start_ns = 0;
-    uint64_t delay_at_start = 0;
-    double share = 0.0;
+    int fd = -1; /* set by contention_init/finalize only, while no other thread is in the library */
+    std::atomic<int64_t> window_start_ns{0};
+    std::atomic<uint64_t> delay_at_start{0};
+    std::atomic<double> share{0.0};
+    opal::Mutex refreshing;
 };
 Sampler sampler;
 
@@ -55,11 +63,13 @@ void contention_init()
     contention_finalize();
     /* Kernels without CONFIG_SCHED_INFO have no schedstat: then only oversubscription counts. */
     sampler.fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    if (sampler.fd >= 0 && !read_delay(sampler.fd, &sampler.delay_at_start)) {
+    uint64_t delay = 0;
+    if (sampler.fd >= 0 && !read_delay(sampler.fd, &delay)) {
         close(sampler.fd);
         sampler.fd = -1;
     }
-    sampler.window_start_ns = now_ns();
+    sampler.delay_at_start.store(delay, std::memory_order_relaxed);
+    sampler.window_start_ns.store(now_ns(), std::memory_order_relaxed);
 }
 
 void contention_finalize()
@@ -67,7 +77,10 @@ void contention_finalize()
     if (sampler.fd >= 0) {
         close(sampler.fd);
     }
-    sampler = Sampler{};
+    sampler.fd = -1;
+    sampler.window_start_ns.store(0, std::memory_order_relaxed);
+    sampler.delay_at_start.store(0, std::memory_order_relaxed);
+    sampler.share.store(0.0, std::memory_order_relaxed);
 }
 
 bool read_run_delay(uint64_t *ns)
@@ -81,18 +94,23 @@ double run_delay_share()
         return 0.0;
     }
     const int64_t now = now_ns();
-    const int64_t elapsed = now - sampler.window_start_ns;
-    if (static_cast<double>(elapsed) < params.contention_window * 1e9) {
-        return sampler.share;
+    const double window_ns = params.contention_window * 1e9;
+    if (static_cast<double>(now - sampler.window_start_ns.load(std::memory_order_relaxed)) < window_ns) {
+        return sampler.share.load(std::memory_order_relaxed);
     }
+    const std::unique_lock refresh(sampler.refreshing, std::try_to_lock);
+    /* Another thread is closing this window, or just did (its start is then later than our clock). */
+    const int64_t elapsed = now - sampler.window_start_ns.load(std::memory_order_relaxed);
     uint64_t delay = 0;
-    if (!read_delay(sampler.fd, &delay)) {
-        return sampler.share;
+    if (!refresh.owns_lock() || static_cast<double>(elapsed) < window_ns || !read_delay(sampler.fd, &delay)) {
+        return sampler.share.load(std::memory_order_relaxed);
     }
-    sampler.share = static_cast<double>(delay - sampler.delay_at_start) / static_cast<double>(elapsed);
-    sampler.window_start_ns = now;
-    sampler.delay_at_start = delay;
-    return sampler.share;
+    const double share =
+        static_cast<double>(delay - sampler.delay_at_start.load(std::memory_order_relaxed)) / static_cast<double>(elapsed);
+    sampler.share.store(share, std::memory_order_relaxed);
+    sampler.window_start_ns.store(now, std::memory_order_relaxed);
+    sampler.delay_at_start.store(delay, std::memory_order_relaxed);
+    return share;
 }
 
 bool cpu_contended()

@@ -8,6 +8,7 @@
 
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/pml/pml_contention.h"
+#include "ompi/pml/pml_peer_order.h"
 
 namespace tessera::ompi::pml {
 
@@ -86,6 +87,7 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
         receiving.push_back(r);
     }
     CtsHeader cts{FragType::Cts, {}, h.sender, reinterpret_cast<uint64_t>(r)};
+    handed_to_peer(r);
     const int rc = send_control(proc, &cts, sizeof cts, nullptr, 0, nullptr);
     if (rc != TESSERA_SUCCESS) {
         if (data_follows) {

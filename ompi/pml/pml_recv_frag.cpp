@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mca/report.h"
+#include "ompi/pml/pml_peer_order.h"
 
 namespace tessera::ompi::pml {
 
@@ -87,6 +88,7 @@ namespace {
 void on_data(const DataHeader &h, const char *data, std::size_t len)
 {
     auto *r = reinterpret_cast<Request *>(h.receiver);
+    back_from_peer(r);
     const auto offset = static_cast<std::size_t>(h.offset);
     if (offset < r->bytes) {
         convertor_unpack(r->rbuf, r->count, *r->type, offset, data, std::min(len, r->bytes - offset));

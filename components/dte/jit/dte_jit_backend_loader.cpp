@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -153,20 +152,27 @@ void fail(CodeEntry &entry)
 }
 
 /* A load still running when the process exits (or this DSO is unloaded) without the component's close
- * would run on in a dying process, against this file's statics; registered with the first load, so it
- * runs before their destructors. */
-void join_loader_at_exit()
-{
-    std::thread *loading = nullptr;
+ * would run on in a dying process, against this file's statics. A static made at the first load: it is
+ * destroyed before the statics made earlier, and at this DSO's unloading. Not std::atexit: called from
+ * a DSO, a ThreadSanitizer build binds it to the runtime's interceptor, which forgets the DSO and runs
+ * the function at exit, after the DSO is gone. */
+struct LoaderJoin {
+    LoaderJoin() = default;
+    LoaderJoin(const LoaderJoin &) = delete;
+    LoaderJoin &operator=(const LoaderJoin &) = delete;
+    ~LoaderJoin()
     {
-        std::lock_guard lock(loader_mutex);
-        std::swap(loading, loader);
+        std::thread *loading = nullptr;
+        {
+            std::lock_guard lock(loader_mutex);
+            std::swap(loading, loader);
+        }
+        if (loading != nullptr) {
+            loading->join();
+            delete loading;
+        }
     }
-    if (loading != nullptr) {
-        loading->join();
-        delete loading;
-    }
-}
+};
 
 } // namespace
 
@@ -211,8 +217,7 @@ void compiler_submit(const std::shared_ptr<CodeEntry> &entry)
         if (enabled && !settled) {
             waiting.push_back(entry);
             if (loader == nullptr) {
-                static const bool joined_at_exit = std::atexit(join_loader_at_exit) == 0;
-                (void)joined_at_exit;
+                static const LoaderJoin joined_at_exit;
                 loader = new std::thread(load);
             }
             return;

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -11,6 +12,7 @@
 
 #include "ompi/pml/pml_contention.h"
 #include "ompi/pml/pml_wire.h"
+#include "opal/threads.h"
 #include "pml_fixture.h"
 
 namespace tessera::test {
@@ -186,6 +188,46 @@ TEST(PmlContention, AWaiterSharingItsCpuYieldsUnderAuto)
     ompi::pml::contention_finalize();
     ompi::pml::params = saved;
     ompi::pml::oversubscribed = saved_oversubscribed;
+}
+
+/* Under MPI_THREAD_MULTIPLE every waiting thread samples. With a window of a millisecond the threads
+ * close windows all the time while the sampled thread (this one) waits for its CPU: no answer may mix
+ * one thread's run delay with another's start of the window. Such a mix wraps the unsigned difference
+ * (a share of 10^10 and more, which turns yielding and single-copy reads on for no reason); a share
+ * above 1 by itself is only the noise of a thread preempted between its clock and run-delay reads. */
+TEST(PmlContention, ThreadsSamplingAtOnceNeverMixTheirWindows)
+{
+    if (!run_delay_readable()) {
+        GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
+    }
+    const ompi::pml::Params saved = ompi::pml::params;
+    ompi::pml::params.contention_window = 1e-3;
+    opal::set_using_threads(true);
+    ompi::pml::contention_init();
+    constexpr int kThreads = 8;
+    std::atomic<bool> stop{false};
+    std::vector<double> highest(kThreads, 0.0);
+    std::vector<std::thread> samplers;
+    for (int t = 0; t < kThreads; ++t) {
+        samplers.emplace_back([&, t] {
+            while (!stop.load(std::memory_order_relaxed)) {
+                const double share = ompi::pml::run_delay_share();
+                highest[t] = std::max(highest[t], share);
+            }
+        });
+    }
+    /* Busy, so that this thread's run delay grows while the samplers take its CPU. */
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (std::chrono::steady_clock::now() < end) {
+    }
+    stop = true;
+    for (auto &s : samplers) {
+        s.join();
+    }
+    ompi::pml::contention_finalize();
+    opal::set_using_threads(false);
+    ompi::pml::params = saved;
+    EXPECT_LT(*std::max_element(highest.begin(), highest.end()), 1e6);
 }
 
 } // namespace

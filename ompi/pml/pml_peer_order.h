@@ -1,0 +1,45 @@
+/*
+ * Ordering that passes through the peer process, told to ThreadSanitizer. The rendezvous hands the
+ * address of a receive to the peer in the CTS and gets it back on every data fragment: all that the
+ * thread answering the RTS did before its CTS left (posting the receive, the application's use of the
+ * buffer before that) comes before the data handler, in whichever thread's progress pass it runs. The
+ * chain goes through the other process (its ring or socket read, then its sends), which TSan cannot
+ * see, so it would report the handler's first access of the request or the buffer as a race. In other
+ * builds these are empty.
+ */
+#ifndef TESSERA_OMPI_PML_PML_PEER_ORDER_H
+#define TESSERA_OMPI_PML_PML_PEER_ORDER_H
+
+#if defined(__SANITIZE_THREAD__)
+#define TESSERA_PML_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TESSERA_PML_TSAN 1
+#endif
+#endif
+
+#ifdef TESSERA_PML_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace tessera::ompi::pml {
+
+/* Before a message carrying `handed` (a request's address) leaves for the peer. */
+inline void handed_to_peer([[maybe_unused]] void *handed)
+{
+#ifdef TESSERA_PML_TSAN
+    __tsan_release(handed);
+#endif
+}
+
+/* When a message from the peer brings `handed` back. */
+inline void back_from_peer([[maybe_unused]] void *handed)
+{
+#ifdef TESSERA_PML_TSAN
+    __tsan_acquire(handed);
+#endif
+}
+
+} // namespace tessera::ompi::pml
+
+#endif
