@@ -1,6 +1,10 @@
 /* Buffered sends (MPI-4.1 3.6): the message is copied into the buffer the application attached and sent
  * from there; the call returns at once. Space is taken first-fit in the buffer and given back when the
- * send from it completes; a message that does not fit is MPI_ERR_BUFFER.
+ * send from it completes; a message that does not fit is MPI_ERR_BUFFER — but only after the engine has
+ * handled what arrived: a send whose message the receiver has taken completes in this process's progress
+ * (the receiver's answer, the transport's release of the last fragment), and an application that sends
+ * again before calling anything that progresses would otherwise find the space of a delivered message
+ * still taken (as Open MPI and MPICH do, the engine is progressed before the call fails).
  *
  * A message takes exactly its packed size + MPI_BSEND_OVERHEAD of the buffer, the standard's own
  * accounting (MPI-4.1 3.6.1): applications size the buffer as the sum of that over the messages pending
@@ -58,6 +62,31 @@ void reap()
 }
 
 /* First fit; the list position to insert at in *where. */
+bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterator *where);
+
+/* No room: whole progress passes (attached_lock let go: a pass completes the pieces' sends), each followed
+ * by giving back what completed, until the message fits, or a pass finds nothing to do and frees nothing
+ * (what is left waits for a receiver), or pml_bsend_passes passes. */
+bool make_room(std::unique_lock<opal::Mutex> &lock, std::size_t need, std::size_t *offset,
+               std::list<Piece>::iterator *where)
+{
+    for (int pass = 0; pass < pml::params.bsend_passes && !attached.pieces.empty(); ++pass) {
+        lock.unlock();
+        const int events = pml::progress_whole_pass();
+        lock.lock();
+        const std::size_t before = attached.pieces.size();
+        reap();
+        if (find_space(need, offset, where)) {
+            return true;
+        }
+        if (events == 0 && attached.pieces.size() == before) {
+            return false;
+        }
+    }
+    return false;
+}
+
+
 bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterator *where)
 {
     std::size_t at = 0;
@@ -92,7 +121,7 @@ int enqueue(const char *function, MPI_Comm comm, Communicator *communicator, con
     const std::size_t need = bytes + MPI_BSEND_OVERHEAD;
     std::size_t offset = 0;
     std::list<Piece>::iterator where;
-    if (attached.base == nullptr || !find_space(need, &offset, &where)) {
+    if (attached.base == nullptr || (!find_space(need, &offset, &where) && !make_room(lock, need, &offset, &where))) {
         const std::string why = attached.base == nullptr
                                     ? "no buffer is attached (MPI_Buffer_attach)"
                                     : "the attached buffer of " + std::to_string(attached.original_size) +

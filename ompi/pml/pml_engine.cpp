@@ -239,6 +239,11 @@ int register_params()
          "for a CPU (the kernel's run delay) at least this share of the time, or when this host's ranks outnumber "
          "its cores. 0: always contended; above 1: only when oversubscribed",
          MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, &params.contention_threshold},
+        {"bsend_passes",
+         "Progress passes a buffered send (MPI_Bsend, Ibsend, a started MPI_Bsend_init) that finds no room in the "
+         "attached buffer makes before it fails with MPI_ERR_BUFFER, each giving back the space of the sends that "
+         "completed; it stops sooner at a pass that finds nothing to do. 0: fail at once",
+         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_5, &params.bsend_passes},
         {"request_cache",
          "Requests each thread keeps for itself under MPI_THREAD_MULTIPLE, before it gives half of them back to "
          "the process's shared free list (whose lock is then taken once per that many)",
@@ -291,6 +296,9 @@ std::string check_params(const Params &p)
     }
     if (p.request_cache < 1) {
         return bad_value("pml_request_cache", std::to_string(p.request_cache), "must be at least 1");
+    }
+    if (p.bsend_passes < 0) {
+        return bad_value("pml_bsend_passes", std::to_string(p.bsend_passes), "must be 0 or more");
     }
     if (p.poll_spins < 0) {
         return bad_value("mpi_poll_spins", std::to_string(p.poll_spins), "must be 0 or more");
@@ -402,6 +410,12 @@ int progress()
     if (opal::using_threads()) {
         return progress_threaded();
     }
+    return progress_pass();
+}
+
+int progress_whole_pass()
+{
+    const ProgressScope gate;
     return progress_pass();
 }
 

@@ -27,6 +27,7 @@ inline constexpr int kSingleCopyNever = 0, kSingleCopyExchange = 1, kSingleCopyA
 struct Params {
     std::size_t eager_limit = 0;  /* pml_eager_limit: 0 = the first module's btl_eager_limit */
     int pipeline_depth = 16;      /* pml_pipeline_depth: fragments of one message the btl may still hold */
+    int bsend_passes = 64;        /* pml_bsend_passes: passes a buffered send with no room makes before failing */
     int poll_spins = 200;         /* mpi_poll_spins: empty polls before a waiting process yields the CPU */
     int poll_spins_oversubscribed = 1; /* mpi_poll_spins_oversubscribed: the same when ranks outnumber cores */
     int yield_when_idle = kYieldAuto; /* mpi_yield_when_idle: kYield* */
@@ -70,6 +71,11 @@ int start_recv(Request *r);
  * call it: under MPI_THREAD_MULTIPLE one thread at a time makes the pass, and a thread that finds another
  * making it returns 0 at once, to look at its own requests again (docs/threads.md). */
 int progress();
+
+/* One whole pass, waiting for the gate when another thread makes one (never from inside a pass's
+ * callback or hook, which holds it already); returns how much it did. For a caller that must know the
+ * engine has looked at everything that arrived before it decides (a buffered send finding no room). */
+int progress_whole_pass();
 
 /* Progresses until r is complete (spinning, then yielding the CPU between empty passes). */
 void wait_for(Request *r);
