@@ -434,6 +434,27 @@ void progress_hook_remove(ProgressHook hook)
     std::erase(progress_hooks, hook);
 }
 
+void complete_child(Request *r)
+{
+    /* The receive's status is the parent's; a failed send shows as the parent's error when the receive
+     * succeeded. The children may complete in two threads: each writes only its own part, and the last
+     * one (acq_rel) merges them. */
+    Request *parent = r->parent;
+    if (r->kind == Kind::Recv) {
+        parent->status = r->status;
+    } else if (r->status.MPI_ERROR != MPI_SUCCESS) {
+        parent->child_error.store(r->status.MPI_ERROR, std::memory_order_relaxed);
+    }
+    request_release(r);
+    if (parent->children.add(-1) == 0) {
+        const int error = parent->child_error.load(std::memory_order_relaxed);
+        if (parent->status.MPI_ERROR == MPI_SUCCESS && error != MPI_SUCCESS) {
+            parent->status.MPI_ERROR = error;
+        }
+        complete(parent);
+    }
+}
+
 void complete_request(Request *r)
 {
     complete(r);

@@ -132,31 +132,19 @@ bool progress_owned_here();
  * matching state the caller may be holding locked. */
 void release_freed(Request *r);
 
+/* A child of a compound request (MPI_Isendrecv) completes into its parent (pml_engine.cpp). */
+void complete_child(Request *r);
+
+/* Small enough to inline on the eager path; the compound case is out of line. */
 inline void complete(Request *r)
 {
-    Request *parent = r->parent;
-    if (parent != nullptr) {
-        /* A child of a compound request: the receive's status is the parent's; a failed send shows
-         * as the parent's error when the receive succeeded. The children may complete in two threads:
-         * each writes only its own part, and the last one (acq_rel) merges them. */
-        if (r->kind == Kind::Recv) {
-            parent->status = r->status;
-        } else if (r->status.MPI_ERROR != MPI_SUCCESS) {
-            parent->child_error.store(r->status.MPI_ERROR, std::memory_order_relaxed);
-        }
-        request_release(r);
-        if (parent->children.add(-1) == 0) {
-            const int error = parent->child_error.load(std::memory_order_relaxed);
-            if (parent->status.MPI_ERROR == MPI_SUCCESS && error != MPI_SUCCESS) {
-                parent->status.MPI_ERROR = error;
-            }
-            complete(parent);
-        }
+    if (r->parent != nullptr) [[unlikely]] {
+        complete_child(r);
         return;
     }
     /* From here a waiter in another thread may take and release r: nothing touches it after, unless the
      * application let go of it first (then nobody else can). */
-    if ((r->complete.finish() & Completion::kFreed) != 0) {
+    if ((r->complete.finish() & Completion::kFreed) != 0) [[unlikely]] {
         r->active = false;
         release_freed(r);
     }

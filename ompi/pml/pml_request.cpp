@@ -205,22 +205,10 @@ void request_release(Request *r)
     free_list = r;
 }
 
-void status_set_count(MPI_Status *s, std::size_t bytes)
-{
-    const auto v = static_cast<uint64_t>(bytes);
-    s->MPI_internal[0] = static_cast<int>(static_cast<uint32_t>(v));
-    s->MPI_internal[1] = static_cast<int>(static_cast<uint32_t>(v >> 32));
-}
-
 std::size_t status_count(const MPI_Status *s)
 {
     return static_cast<std::size_t>(static_cast<uint64_t>(static_cast<uint32_t>(s->MPI_internal[0])) |
                                     (static_cast<uint64_t>(static_cast<uint32_t>(s->MPI_internal[1])) << 32));
-}
-
-void status_set_cancelled(MPI_Status *s, bool cancelled)
-{
-    s->MPI_internal[2] = cancelled ? 1 : 0;
 }
 
 bool status_cancelled(const MPI_Status *s)

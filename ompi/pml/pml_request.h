@@ -201,9 +201,17 @@ inline Request *request_lookup(MPI_Request h)
 const char *request_error_text(int error);
 
 /* Status fields of the engine. */
-void status_set_count(MPI_Status *s, std::size_t bytes);
+inline void status_set_count(MPI_Status *s, std::size_t bytes) /* inline: every receive sets it */
+{
+    const auto v = static_cast<uint64_t>(bytes);
+    s->MPI_internal[0] = static_cast<int>(static_cast<uint32_t>(v));
+    s->MPI_internal[1] = static_cast<int>(static_cast<uint32_t>(v >> 32));
+}
 std::size_t status_count(const MPI_Status *s);
-void status_set_cancelled(MPI_Status *s, bool cancelled);
+inline void status_set_cancelled(MPI_Status *s, bool cancelled)
+{
+    s->MPI_internal[2] = cancelled ? 1 : 0;
+}
 bool status_cancelled(const MPI_Status *s);
 /* The status of a request that finished nothing (MPI_PROC_NULL, inactive persistent request). */
 void status_empty(MPI_Status *s);
