@@ -103,10 +103,10 @@ struct Link {
     /* progress()'s passes until its turn to poll the set: one thread at a time progresses in the
      * library, but unit tests drive the module from several, and a count lost to a race costs nothing. */
     std::atomic<unsigned> passes_to_poll{1};
-    /* Whether progress() has more to do than poll the set every btl_tcp_poll_every passes: something is
-     * connected, queued, being handshaken or failed. Set by send and recomputed at the end of each locked
-     * pass, both under the component's lock; read without it, so that an idle module (every peer reached
-     * by shared memory) costs a pass no lock. A pass that misses a send's store sees it next time. */
+    /* Whether this module was ever used: a send went through it, or the set reported one of its
+     * connections. Until then progress() only polls the set every btl_tcp_poll_every passes, with no
+     * lock (the idle module of a job whose peers are all on this host). Once set it stays set, so a
+     * module in use is progressed on every pass as before. */
     std::atomic<bool> active{false};
     std::vector<std::unique_ptr<Entry>> entries; /* owns every entry */
     std::vector<Entry *> free_entries;

@@ -128,8 +128,6 @@ int read_directly(Link *l)
             events += dispatch(ev[i]);
         }
     }
-    l->active.store(!l->flushing.empty() || !l->failed.empty() || l->pending_count != 0 || !l->connected.empty(),
-                    std::memory_order_relaxed);
     return events;
 }
 
