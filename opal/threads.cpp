@@ -22,11 +22,7 @@ void SpinLock::spin_contended()
     int looks = 0;
     for (;;) {
         while (held_.load(std::memory_order_relaxed)) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#elif defined(__aarch64__)
-            asm volatile("yield");
-#endif
+            cpu_relax();
             if (++looks >= kLooksBeforeYield) {
                 looks = 0;
                 sched_yield();

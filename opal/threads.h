@@ -55,6 +55,16 @@ private:
 
 using LockGuard = std::lock_guard<Mutex>;
 
+/* A spinning waiter's hint to the core (x86 pause: the sibling hyperthread gets the pipeline). */
+inline void cpu_relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
 /*
  * A lock for short critical sections on hot paths (a communicator's matching): taking it is one atomic
  * exchange and letting go a plain store-release, where a pthread mutex costs two calls and two

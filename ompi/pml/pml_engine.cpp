@@ -54,16 +54,6 @@ std::atomic<int> gate_wanted{0};
 Request *freed_done = nullptr;
 std::atomic<bool> freed_any{false};
 
-/* A spinning waiter's hint to the core (x86 pause: the sibling hyperthread gets the pipeline). */
-inline void cpu_relax()
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield");
-#endif
-}
-
 /* A waiter that found the gate taken: it pauses, and every idle_spins times it gives up the CPU,
  * whatever mpi_yield_when_idle says. The gate's holder is a thread of this process, which may be waiting
  * for this very core (threads outnumbering cores: a waiter that spins its whole time slice would delay
@@ -71,7 +61,7 @@ inline void cpu_relax()
 void gate_busy()
 {
     [[gnu::tls_model("initial-exec")]] constinit thread_local int busy = 0;
-    cpu_relax();
+    opal::cpu_relax();
     if (++busy >= idle_spins) {
         busy = 0;
         sched_yield();
@@ -352,23 +342,11 @@ int progress_pass()
 }
 
 /* Under MPI_THREAD_MULTIPLE: a thread that finds the gate taken goes back to its own requests at once
- * rather than queueing for a pass that is being made for everybody. */
+ * rather than queueing for a pass that is being made for everybody; one pass of a wait of its own. */
 [[gnu::noinline]] int progress_threaded()
 {
-    const pthread_t owner = progress_owner.load(std::memory_order_relaxed);
-    if (pthread_equal(owner, pthread_self()) != 0) {
-        return progress_pass(); /* from a callback or a hook of this thread's pass */
-    }
-    /* Looked at before trying: waiters that all try_lock (a locked read-modify-write each) keep the
-     * gate's cache line away from the thread making the pass, which then needs it to let go. */
-    if (owner != pthread_t{} || !progress_mutex.try_lock()) {
-        gate_busy();
-        return 0;
-    }
-    enter_gate();
-    const int events = progress_pass();
-    leave_gate();
-    return events;
+    WaitGate gate;
+    return gate.pass();
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "ompi/coll/coll_objects.h"
 #include "ompi/datatype/convertor.h"
 #include "ompi/pml/pml_engine.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::coll_sm {
 
@@ -171,11 +172,7 @@ bool usable(State &st, tessera_comm *comm)
 inline void relax(int pauses)
 {
     for (int i = 0; i < pauses; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        asm volatile("yield");
-#endif
+        tessera::opal::cpu_relax();
     }
 }
 
