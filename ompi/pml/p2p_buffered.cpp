@@ -62,7 +62,24 @@ void reap()
 }
 
 /* First fit; the list position to insert at in *where. */
-bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterator *where);
+bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterator *where)
+{
+    std::size_t at = 0;
+    for (auto it = attached.pieces.begin(); it != attached.pieces.end(); ++it) {
+        if (it->offset - at >= need) {
+            *offset = at;
+            *where = it;
+            return true;
+        }
+        at = it->offset + it->size;
+    }
+    if (attached.size - at >= need) {
+        *offset = at;
+        *where = attached.pieces.end();
+        return true;
+    }
+    return false;
+}
 
 /* No room: whole progress passes (attached_lock let go: a pass completes the pieces' sends), each followed
  * by giving back what completed, until the message fits, or a pass finds nothing to do and frees nothing
@@ -82,26 +99,6 @@ bool make_room(std::unique_lock<opal::Mutex> &lock, std::size_t need, std::size_
         if (events == 0 && attached.pieces.size() == before) {
             return false;
         }
-    }
-    return false;
-}
-
-
-bool find_space(std::size_t need, std::size_t *offset, std::list<Piece>::iterator *where)
-{
-    std::size_t at = 0;
-    for (auto it = attached.pieces.begin(); it != attached.pieces.end(); ++it) {
-        if (it->offset - at >= need) {
-            *offset = at;
-            *where = it;
-            return true;
-        }
-        at = it->offset + it->size;
-    }
-    if (attached.size - at >= need) {
-        *offset = at;
-        *where = attached.pieces.end();
-        return true;
     }
     return false;
 }
