@@ -150,6 +150,17 @@ inline void complete(Request *r)
     }
 }
 
+/* complete() for a request only the calling thread can reach (Ownership::Owned): it cannot have been
+ * freed, and a store publishes it. */
+inline void complete_owned(Request *r)
+{
+    if (r->parent != nullptr) [[unlikely]] {
+        complete_child(r);
+        return;
+    }
+    r->complete = true;
+}
+
 inline void fail(Request *r, int code)
 {
     r->status.MPI_ERROR = code;
@@ -198,9 +209,16 @@ inline void restart(Request *r)
     status_set_cancelled(&r->status, false);
 }
 
+/* Who may touch a request while a fragment is sent for it or delivered to it. Owned: only the calling
+ * thread, as while a request starts (the application has no handle yet, or may not use it from another
+ * thread during MPI_Start; no fragment of it is out), so counting and completing it need no locked
+ * instruction. Shared: anything else (a queued fragment, a rendezvous, a posted receive matched in a
+ * progress pass: a request another thread may wait on or free). */
+enum class Ownership : bool { Shared, Owned };
+
 /* pml_send.cpp: sends one control fragment on the peer's first module, behind any already waiting. */
 int send_control(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
-                 std::size_t payload_len, Request *completes);
+                 std::size_t payload_len, Request *completes, Ownership ownership = Ownership::Shared);
 /* pml_send.cpp: what progress() drives; each returns how much it did. */
 int progress_pending();
 int progress_sends();
@@ -208,7 +226,8 @@ int progress_sends();
 void on_cts(const CtsHeader &h);
 
 /* pml_recv.cpp */
-void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char *data);
+void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char *data,
+             Ownership ownership = Ownership::Shared);
 
 /* pml_recv_frag.cpp: a matching fragment (EAGER or RTS), and the btl's receive callback. */
 void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len);

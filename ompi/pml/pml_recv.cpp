@@ -45,7 +45,7 @@ bool pull(Request *r, tessera_proc_t *proc, const char *data, std::size_t keep)
 } // namespace
 
 /* A receive meets its message: deliver an eager one, answer a rendezvous request. */
-void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char *data)
+void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char *data, Ownership ownership)
 {
     r->matched = true;
     r->status.MPI_SOURCE = h.source;
@@ -62,7 +62,11 @@ void deliver(Request *r, const MatchHeader &h, tessera_proc_t *proc, const char 
     }
     if (h.type == FragType::Eager) {
         convertor_unpack(r->rbuf, r->count, *r->type, 0, data, keep);
-        complete(r);
+        if (ownership == Ownership::Owned) {
+            complete_owned(r);
+        } else {
+            complete(r);
+        }
         return;
     }
     r->proc = proc;
@@ -127,7 +131,7 @@ int start_recv(Request *r)
     /* Delivered outside the lock: answering a rendezvous sends a CTS, and a btl may hand fragments to a
      * progress pass under its own lock (btl tcp), which then waits for this communicator's. */
     const KeptMessage &m = taken.front();
-    deliver(r, m.header, m.proc, m.data.data());
+    deliver(r, m.header, m.proc, m.data.data(), Ownership::Owned);
     std::lock_guard lock(state->lock);
     drop_message(state->pool, taken, taken.begin());
     return MPI_SUCCESS;

@@ -29,9 +29,10 @@ void send_done(mca_btl_base_module_t *, mca_btl_base_endpoint_t *, void *data, i
 
 /* Hands a fragment to the peer's first module. Under MPI_THREAD_MULTIPLE a request it completes counts
  * the fragment before the btl sees it: the btl's done callback may run in another thread's progress pass
- * before btl_send has returned here. */
+ * before btl_send has returned here. An `owned` request (Ownership) has no fragment out, so until the
+ * btl has it nobody else writes the count: plain stores, not locked adds. */
 int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
-             std::size_t payload_len, Request *completes)
+             std::size_t payload_len, Request *completes, bool owned)
 {
     mca_btl_base_peer_t *peer = mca_btl_base_peer(proc);
     if (peer == nullptr || peer->count == 0) {
@@ -41,12 +42,20 @@ int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, c
     const mca_btl_base_segment_t segments[2] = {{header, header_len}, {payload, payload_len}};
     const bool counted_first = completes != nullptr && opal::using_threads();
     if (counted_first) {
-        completes->in_flight.add(1);
+        if (owned) {
+            completes->in_flight = 1;
+        } else {
+            completes->in_flight.add(1);
+        }
     }
     const int rc = m->btl_send(m, peer->modules[0].endpoint, kTag, segments, payload_len != 0 ? 2 : 1,
                                completes != nullptr ? send_done : nullptr, completes);
-    if (counted_first && rc != TESSERA_SUCCESS) {
-        completes->in_flight.add(-1); /* no callback will come */
+    if (counted_first && rc != TESSERA_SUCCESS) { /* no callback will come */
+        if (owned) {
+            completes->in_flight = 0;
+        } else {
+            completes->in_flight.add(-1);
+        }
     } else if (!counted_first && completes != nullptr && rc == TESSERA_SUCCESS) {
         completes->in_flight.add(1); /* one thread: the callback comes from a later progress() */
     }
@@ -61,15 +70,18 @@ void set_pending_any()
 } // namespace
 
 int send_control(tessera_proc_t *proc, const void *header, std::size_t header_len, const char *payload,
-                 std::size_t payload_len, Request *completes)
+                 std::size_t payload_len, Request *completes, Ownership ownership)
 {
+    const bool owned = ownership == Ownership::Owned;
     /* Behind what waits already; a sender that looks while another thread queues goes first, which only
      * fragments of other (communicator, peer) pairs (that thread holds the order of its own) or of the
      * same pair sent from two threads at once (the receiver orders those by sequence number) can see. */
     if (!pending_any.load(std::memory_order_acquire)) {
-        const int rc = try_send(proc, header, header_len, payload, payload_len, completes);
+        const int rc = try_send(proc, header, header_len, payload, payload_len, completes, owned);
         if (rc == MCA_BTL_SEND_COMPLETE) {
-            if (completes != nullptr) {
+            if (owned) {
+                complete_owned(completes);
+            } else if (completes != nullptr) {
                 complete(completes);
             }
             return TESSERA_SUCCESS;
@@ -104,7 +116,8 @@ int progress_pending()
             pending.pop_front();
             set_pending_any();
         }
-        const int rc = try_send(p.proc, p.header.data(), p.header.size(), p.payload, p.payload_len, p.completes);
+        const int rc =
+            try_send(p.proc, p.header.data(), p.header.size(), p.payload, p.payload_len, p.completes, false);
         if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
             /* Back at the front, and nothing more this pass: order is kept. */
             opal::LockGuard lock(queues_lock);
@@ -233,7 +246,7 @@ int start_send(Request *r)
         pack_until(r, r->bytes);
         h.type = FragType::Eager;
         r->scheduled = r->bytes;
-        const int rc = send_control(r->proc, &h, sizeof h, payload, r->bytes, r);
+        const int rc = send_control(r->proc, &h, sizeof h, payload, r->bytes, r, Ownership::Owned);
         return rc == TESSERA_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
     }
     h.type = FragType::Rts;
