@@ -93,7 +93,7 @@ InfoEntries info_env_entries(char **argv)
         e.set("argv", rest);
     }
     const Runtime &rt = runtime();
-    const Phase phase = rt.phase.load(std::memory_order_acquire);
+    const Phase phase = mpi_phase.load(std::memory_order_acquire);
     const bool started = phase == Phase::Initialized || phase == Phase::Finalized;
     orte::LaunchInfo launch = rt.launch;
     if (!started) {

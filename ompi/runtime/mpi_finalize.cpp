@@ -44,7 +44,7 @@ int finalize()
         rt.kv.reset();
     }
     close_runtime_frameworks();
-    rt.phase.store(Phase::Finalized, std::memory_order_release);
+    mpi_phase.store(Phase::Finalized, std::memory_order_release);
     if (rc != MPI_SUCCESS) {
         /* After the phase change: the job is over for this rank either way, and the handler (fatal by
          * default) must not try the connection that just failed. */

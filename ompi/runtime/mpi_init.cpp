@@ -45,7 +45,7 @@ int initialize(const char *function, int required, int *provided)
 {
     Runtime &rt = runtime();
     Phase expected = Phase::NotInitialized;
-    if (!rt.phase.compare_exchange_strong(expected, Phase::Initializing)) {
+    if (!mpi_phase.compare_exchange_strong(expected, Phase::Initializing)) {
         return fail(function, MPI_ERR_OTHER,
                     expected == Phase::Finalized
                         ? "MPI cannot be initialized again after MPI_Finalize"
@@ -104,7 +104,7 @@ int initialize(const char *function, int required, int *provided)
     if (provided != nullptr) {
         *provided = rt.thread_provided;
     }
-    rt.phase.store(Phase::Initialized, std::memory_order_release);
+    mpi_phase.store(Phase::Initialized, std::memory_order_release);
     info_env_refresh(); /* now with the job's size, hosts and thread level */
     return MPI_SUCCESS;
 }
@@ -142,14 +142,14 @@ int init_thread(int *argc, char ***argv, int required, int *provided)
 
 int initialized(int *flag)
 {
-    Phase p = runtime().phase.load(std::memory_order_acquire);
+    Phase p = mpi_phase.load(std::memory_order_acquire);
     *flag = p == Phase::Initialized || p == Phase::Finalized;
     return MPI_SUCCESS;
 }
 
 int finalized(int *flag)
 {
-    *flag = runtime().phase.load(std::memory_order_acquire) == Phase::Finalized;
+    *flag = mpi_phase.load(std::memory_order_acquire) == Phase::Finalized;
     return MPI_SUCCESS;
 }
 

@@ -18,20 +18,17 @@ int max_thread_level()
     return MPI_THREAD_MULTIPLE;
 }
 
+constinit std::atomic<Phase> mpi_phase{Phase::NotInitialized};
+
 Runtime &runtime()
 {
     static Runtime state;
     return state;
 }
 
-bool mpi_initialized()
+int refuse_uninitialized(MPI_Comm comm, const char *function)
 {
-    return runtime().phase.load(std::memory_order_acquire) == Phase::Initialized;
-}
-
-int require_initialized(MPI_Comm comm, const char *function)
-{
-    switch (runtime().phase.load(std::memory_order_acquire)) {
+    switch (mpi_phase.load(std::memory_order_acquire)) {
     case Phase::Initialized:
         return MPI_SUCCESS;
     case Phase::Finalized:
@@ -59,7 +56,7 @@ std::string process_label()
 {
     const Runtime &rt = runtime();
     const std::string pid = std::to_string(static_cast<long>(getpid()));
-    if (rt.phase.load(std::memory_order_acquire) == Phase::NotInitialized) {
+    if (mpi_phase.load(std::memory_order_acquire) == Phase::NotInitialized) {
         return "process " + pid + " on " + host_name();
     }
     const std::string &host = rt.launch.host.empty() ? host_name() : rt.launch.host;
@@ -71,7 +68,7 @@ void abort_job(int exit_code, const std::string &to_mpirun, const std::string &a
     Runtime &rt = runtime();
     std::cout.flush();
     std::fflush(nullptr);
-    if (rt.phase.load(std::memory_order_acquire) == Phase::NotInitialized) {
+    if (mpi_phase.load(std::memory_order_acquire) == Phase::NotInitialized) {
         /* MPI_Abort before MPI_Init: the launch environment has not been read yet. */
         std::string error;
         if (auto launch = orte::read_launch_env(&error)) {

@@ -29,8 +29,11 @@ enum class Phase { NotInitialized, Initializing, Initialized, Finalized };
  */
 int max_thread_level();
 
+/* Where the process is in its life cycle. Outside Runtime and constant-initialised, so that the check
+ * every MPI call makes is one load: no guard of a function-local static, no call. */
+extern constinit std::atomic<Phase> mpi_phase;
+
 struct Runtime {
-    std::atomic<Phase> phase{Phase::NotInitialized};
     orte::LaunchInfo launch; /* a singleton until MPI_Init reads the environment */
     int thread_provided = 0; /* MPI_THREAD_SINGLE */
     int thread_requested = 0; /* what MPI_Init_thread asked for (MPI_INFO_ENV's thread_level) */
@@ -43,11 +46,24 @@ struct Runtime {
 
 Runtime &runtime();
 
-bool mpi_initialized(); /* MPI_Init done and MPI_Finalize not yet */
+/* MPI_Init done and MPI_Finalize not yet */
+inline bool mpi_initialized()
+{
+    return mpi_phase.load(std::memory_order_acquire) == Phase::Initialized;
+}
+
+/* require_initialized() outside MPI_Init and MPI_Finalize: raises the error. */
+int refuse_uninitialized(MPI_Comm comm, const char *function);
 
 /* MPI_SUCCESS between MPI_Init and MPI_Finalize; otherwise raises MPI_ERR_OTHER on comm, saying that
  * `function` was called before MPI_Init or after MPI_Finalize (MPI-4.1 11.2.1). */
-int require_initialized(MPI_Comm comm, const char *function);
+inline int require_initialized(MPI_Comm comm, const char *function)
+{
+    if (mpi_initialized()) [[likely]] {
+        return MPI_SUCCESS;
+    }
+    return refuse_uninitialized(comm, function);
+}
 
 /* The host name as gethostname() gives it (cached). */
 const std::string &host_name();

@@ -22,7 +22,7 @@ void PmlTest::start(int ranks, const std::vector<FakeModuleSpec> &modules)
     rt.launch.size = ranks;
     rt.world_procs = btl->procs();
     ASSERT_EQ(ompi::pml::init(), MPI_SUCCESS);
-    rt.phase = ompi::Phase::Initialized;
+    ompi::mpi_phase = ompi::Phase::Initialized;
 }
 
 void PmlTest::TearDown()
@@ -35,7 +35,7 @@ void PmlTest::TearDown()
     btl->refuse = 0;
     btl->deliver_all();
     ompi::pml::quiesce();
-    ompi::runtime().phase = ompi::Phase::NotInitialized;
+    ompi::mpi_phase = ompi::Phase::NotInitialized;
     ompi::pml::finalize();
     ompi::runtime().world_procs.clear();
     ompi::comm_world().procs.clear();
