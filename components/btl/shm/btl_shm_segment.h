@@ -73,7 +73,9 @@ struct alignas(kCacheLine) SegmentHeader {
     uint64_t frag_stride;
     uint64_t region_stride;
     uint64_t bytes;
-    std::atomic<uint32_t> attached; /* local ranks that mapped it; the last one removes the name */
+    /* Local ranks that mapped it. Named: the last one removes the name. Unnamed: local rank 0 closes
+     * the descriptor the others opened it through once all have. */
+    std::atomic<uint32_t> attached;
 };
 
 /* One rank's region, as a process sees it through its own mapping. */
@@ -94,16 +96,25 @@ public:
     ~Segment() { release(); }
 
     /* Local rank 0, before the fence: creates, sizes (the memory is reserved now, so that a full
-     * /dev/shm is an error here and not a SIGBUS later) and maps the segment. When the memory cannot
-     * be had, *error says how much is needed, how much /dev/shm has and what shrinks it, and a
-     * header-only segment marked unusable is left for the other ranks, so that only this rank speaks. */
-    bool create(const std::string &name, const Shape &shape, std::string *error);
-    /* The other local ranks, after the fence: map what rank 0 made and check it was made for the
-     * same job size and the same parameters. False with an empty *error: rank 0 already reported. */
-    bool attach(const std::string &name, const Shape &shape, std::string *error);
-    /* Counts this process in; the last of the host's ranks removes the name, so that nothing is left
-     * in /dev/shm whatever happens to the ranks later. */
+     * /dev/shm is an error here and not a SIGBUS later) and maps the segment. Unnamed (a memfd, the
+     * default: nothing is ever in /dev/shm, whatever kills the job) or named /dev/shm<name>
+     * (btl_shm_unnamed false). When the memory cannot be had, *error says how much is needed, how much
+     * there is and what shrinks it, and a header-only segment marked unusable is left for the other
+     * ranks, so that only this rank speaks. */
+    bool create(const std::string &name, const Shape &shape, bool unnamed, std::string *error);
+    /* Where the others find it: /proc/<pid>/fd/<n> of an unnamed one while it is open, else the name. */
+    std::string path() const { return file_.path(); }
+    /* The other local ranks, after the fence: map what rank 0 made (`path` /proc/<pid>/fd/<n> of an
+     * unnamed one, else empty for the name) and check it was made for the same job size and the same
+     * parameters. False with an empty *error: rank 0 already reported. */
+    bool attach(const std::string &name, const std::string &path, const Shape &shape, std::string *error);
+    /* Counts this process in; the last of the host's ranks removes the name of a named one, so that
+     * nothing is left in /dev/shm whatever happens to the ranks later. */
     void count_in();
+    /* Local rank 0 of an unnamed segment: closes the descriptor the others open it through once every
+     * local rank has mapped it (called while idle; a no-op otherwise). */
+    void settle();
+    bool way_in_open() const { return way_in_open_; }
     /* Unmaps; removes the name too when some local rank never came to map it. */
     void release();
 
@@ -118,8 +129,9 @@ public:
 private:
     opal::SharedFile file_;
     SegmentHeader *header_ = nullptr;
-    std::string name_;
+    std::string name_; /* of a named one, until it is removed */
     bool counted_ = false;
+    bool way_in_open_ = false; /* local rank 0 of an unnamed one, until settle() closed the descriptor */
 };
 
 } // namespace tessera::ompi::btl_shm

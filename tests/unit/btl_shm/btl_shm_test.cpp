@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -358,12 +359,13 @@ TEST(BtlShm, SixteenRanksThroughTinyQueuesAndPools)
     EXPECT_JOB_OK(job);
 }
 
-// The segment is one region per local rank: 16 ranks take 16 regions, not 16 x 15 rings.
+// The segment is one region per local rank: 16 ranks take 16 regions, not 16 x 15 rings. (Named, so
+// that its size can be read from /dev/shm.)
 TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
 {
     for (const uint32_t ranks : {2u, 16u}) {
         SCOPED_TRACE(ranks);
-        Job job(ranks);
+        Job job(ranks, {{"btl_shm_unnamed", "false"}});
         const std::string path = job.segment_path(0);
         job.run([path](Rank &r) {
             r.open();
@@ -388,12 +390,14 @@ TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
     }
 }
 
-// A reservation larger than /dev/shm: local rank 0 says so once, naming the bytes needed, the bytes
-// free and the parameters; the other ranks stay quiet, nobody uses shm, nothing is left behind.
-TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
+// A reservation larger than /dev/shm (named) or the host's memory (unnamed): local rank 0 says so once,
+// naming the bytes needed, the bytes there are and the parameters; the other ranks stay quiet, nobody
+// uses shm, nothing is left behind.
+void too_small_is_reported_once(bool unnamed)
 {
-    Job job(3, {{"btl_shm_fragments", "65536"}, {"btl_shm_max_send_size", "64M"}});
-    job.run([](Rank &r) {
+    Job job(3, {{"btl_shm_fragments", "65536"}, {"btl_shm_max_send_size", "64M"},
+                {"btl_shm_unnamed", unnamed ? "true" : "false"}});
+    job.run([unnamed](Rank &r) {
         tessera::mca::report_set_print(false);
         r.open();
         r.fence();
@@ -405,8 +409,9 @@ TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
             SHM_CHECK(r.btl == nullptr, "no module without the memory");
             SHM_CHECK(errors.size() == 1, std::to_string(errors.size()) + " errors");
             const std::string &e = errors.front();
-            for (const char *needle : {"needs 13194152165632 bytes", "bytes free", "btl_shm_fragments",
-                                       "btl_shm_max_send_size", "btl_shm_fifo_depth", "/dev/shm"}) {
+            for (const char *needle : {"needs 13194152165632 bytes", unnamed ? "bytes of memory available" : "bytes free",
+                                       "btl_shm_fragments", "btl_shm_max_send_size", "btl_shm_fifo_depth",
+                                       unnamed ? "unnamed" : "/dev/shm"}) {
                 SHM_CHECK(e.find(needle) != std::string::npos, "'" + e + "' does not say " + needle);
             }
         } else {
@@ -420,9 +425,81 @@ TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, SegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
+TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
 {
-    Job job(3);
+    too_small_is_reported_once(false);
+}
+
+TEST(BtlShm, TooLittleMemoryForTheUnnamedSegmentIsReportedOnce)
+{
+    too_small_is_reported_once(true);
+}
+
+// Lines of /proc/self/maps naming an unnamed btl shm segment, and the bytes they map.
+uint64_t unnamed_mapping_bytes()
+{
+    uint64_t bytes = 0;
+    if (FILE *f = std::fopen("/proc/self/maps", "r")) {
+        char line[512];
+        while (std::fgets(line, sizeof line, f) != nullptr) {
+            unsigned long long from = 0, to = 0;
+            if (std::strstr(line, "memfd:tessera-btl-shm") != nullptr && std::sscanf(line, "%llx-%llx", &from, &to) == 2) {
+                bytes += to - from;
+            }
+        }
+        std::fclose(f);
+    }
+    return bytes;
+}
+
+// Descriptors of this process open on an unnamed btl shm segment.
+int unnamed_descriptors()
+{
+    int n = 0;
+    for (int fd = 0; fd < 1024; ++fd) {
+        char link[256] = {};
+        const std::string path = "/proc/self/fd/" + std::to_string(fd);
+        if (readlink(path.c_str(), link, sizeof link - 1) > 0 && std::strstr(link, "memfd:tessera-btl-shm") != nullptr) {
+            ++n;
+        }
+    }
+    return n;
+}
+
+// The default segment is unnamed: it is never in /dev/shm, not even between its creation and the last
+// rank's attach (where a job killed then left the named one behind); every rank maps it, and local rank
+// 0 closes the descriptor the others opened it through once they all have.
+TEST(BtlShm, UnnamedSegmentIsNeverInDevShm)
+{
+    Job job(3, {{"btl_shm_peer_check_interval", "0.01"}});
+    job.run([&job](Rank &r) {
+        r.open();
+        SHM_CHECK(job.leftovers().empty(), "in /dev/shm after local rank 0 made it: " + job.leftovers().front());
+        if (r.rank == 0) {
+            SHM_CHECK(unnamed_descriptors() == 1, "rank 0 holds the way in open until the others attached");
+        }
+        r.fence();
+        r.add_procs();
+        const uint64_t per_rank = 32 * (32768 + 64) + 256 * 64 + 64;
+        const uint64_t bytes = (64 + per_rank * r.size + 4095) & ~uint64_t{4095};
+        SHM_CHECK(unnamed_mapping_bytes() == bytes, "mapped " + std::to_string(unnamed_mapping_bytes()) +
+                                                        " bytes of the unnamed segment, expected " + std::to_string(bytes));
+        SHM_CHECK(r.rank == 0 || unnamed_descriptors() == 0, "a rank that attached keeps no descriptor");
+        r.barrier();
+        SHM_CHECK(job.leftovers().empty(), "in /dev/shm: " + job.leftovers().front());
+        if (r.rank == 0) {
+            SHM_CHECK(r.progress_until([] { return unnamed_descriptors() == 0; }, 10),
+                      "rank 0 still holds the descriptor after every rank attached");
+        }
+        r.barrier(); // nobody sends before rank 0's receive callback is registered
+        exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 100, [](uint32_t seq) { return 16 + seq * 50; });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, NamedSegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
+{
+    Job job(3, {{"btl_shm_unnamed", "false"}});
     const std::string path = job.segment_path(0);
     job.run([path](Rank &r) {
         r.open();
@@ -438,9 +515,9 @@ TEST(BtlShm, SegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, SegmentIsRemovedWhenARankNeverAttaches)
+TEST(BtlShm, NamedSegmentIsRemovedWhenARankNeverAttaches)
 {
-    Job job(2);
+    Job job(2, {{"btl_shm_unnamed", "false"}});
     job.setup(1).params = {{"btl", "self"}}; // this rank does not run shm at all
     job.run([](Rank &r) {
         r.open();
