@@ -32,6 +32,9 @@ struct Params {
     std::size_t get_limit;               /* bytes per btl_get call; 0: any */
     double peer_check_interval;          /* s between liveness checks of silent peers; 0: never */
     bool unnamed;                        /* the host segment is a memfd of local rank 0, not a /dev/shm name */
+    unsigned fast_box_after;             /* fragments to a peer through its queue before a fast box; 0: never */
+    unsigned fast_boxes;                 /* fast boxes each rank may grant, and may be granted */
+    unsigned fast_box_depth;             /* cells per fast box, a power of two */
 };
 extern Params params;
 

@@ -82,6 +82,18 @@ int register_params(const mca_base_component_t *)
          "in /dev/shm whose name the last rank to map it removes (for hosts where ranks cannot open each other's "
          "files). Local rank 0's value decides",
          MCA_INFO_LVL_6, nullptr, &params.unnamed},
+        {"fast_box_after", MCA_VAR_TYPE_UNSIGNED, "16", "0", "1000000000",
+         "Fragments a rank sends to a peer through the peer's receive queue before it gives that peer a fast box "
+         "(a ring of its own with one sender and one receiver: no compare-exchange per send); 0: never",
+         MCA_INFO_LVL_5, nullptr, &params.fast_box_after},
+        {"fast_boxes", MCA_VAR_TYPE_UNSIGNED, "16", "0", "4096",
+         "Fast boxes each local rank may give to peers it sends to, and may be given by peers (it polls at most "
+         "this many); each takes btl_shm_fast_box_depth x 64 bytes of the host segment; 0: none",
+         MCA_INFO_LVL_5, nullptr, &params.fast_boxes},
+        {"fast_box_depth", MCA_VAR_TYPE_UNSIGNED, "64", "2", "65536",
+         "Cells (64 bytes each, a power of two) of one fast box; a full box makes the sender wait, as a full queue "
+         "does",
+         MCA_INFO_LVL_5, nullptr, &params.fast_box_depth},
     };
     return mca_var_register_rows("btl", "shm", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
@@ -96,6 +108,13 @@ int open_component()
                                                      "is not a power of two (2, 4, ... 1048576)"));
         return TESSERA_ERR_BAD_PARAM;
     }
+    if (!std::has_single_bit(params.fast_box_depth)) {
+        /* The same cell scheme as the queue: a mask and a shift. */
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             tessera::mca::bad_value("btl_shm_fast_box_depth", std::to_string(params.fast_box_depth),
+                                                     "is not a power of two (2, 4, ... 65536)"));
+        return TESSERA_ERR_BAD_PARAM;
+    }
     return mca_btl_base_check_common("shm", &params.common);
 }
 
@@ -108,7 +127,8 @@ int query(void **module, int *priority)
 
 Shape shape(const tessera_job_info_t *job)
 {
-    return Shape{job->local_size, params.fifo_depth, params.fragments, params.common.max_send_size};
+    return Shape{job->local_size, params.fifo_depth, params.fragments, params.common.max_send_size, params.fast_boxes,
+                 params.fast_box_depth};
 }
 
 void drop_segment()

@@ -89,6 +89,7 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
             e->local_rank = card.local_rank;
             e->pid = card.pid;
             e->peer = segment->region(card.local_rank);
+            e->until_box = state->box_after != 0 && state->fast_boxes != 0 ? state->box_after : kNoBox;
             e->pidfd = open_pidfd(card.pid);
             if (params.single_copy != kSingleCopyNone) {
                 e->cma = probe_single_copy(btl, state, e.get(), card);

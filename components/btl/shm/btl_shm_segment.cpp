@@ -13,7 +13,7 @@ namespace tessera::ompi::btl_shm {
 
 namespace {
 
-constexpr uint64_t kMagic = 0x74657373736d3033ull; /* "tessshm03": layout version in the last digits */
+constexpr uint64_t kMagic = 0x74657373736d3034ull; /* "tessshm04": layout version in the last digits */
 
 /* What /proc/<pid>/maps and /proc/<pid>/fd show of an unnamed segment ("memfd:tessera-btl-shm"). */
 constexpr const char *kUnnamedLabel = "tessera-btl-shm";
@@ -33,7 +33,8 @@ Geometry geometry(const Shape &s)
 {
     Geometry g{};
     g.frag_stride = round_up(sizeof(FragHeader) + s.max_fragment);
-    g.region_stride = sizeof(QueuePosition) + sizeof(Cell) * uint64_t{s.fifo_depth} + g.frag_stride * s.fragments;
+    g.region_stride = sizeof(QueuePosition) + sizeof(Cell) * (uint64_t{s.fifo_depth} + uint64_t{s.fast_boxes} * s.box_depth) +
+                      g.frag_stride * s.fragments;
     g.bytes = round_up(sizeof(SegmentHeader)) + g.region_stride * s.local_size;
     return g;
 }
@@ -74,9 +75,10 @@ std::string too_small(const std::string &name, bool unnamed, const Shape &s, uin
     return "the host segment " + (unnamed ? std::string("(unnamed)") : "/dev/shm" + name) + " needs " +
            std::to_string(bytes) + " bytes (" + std::to_string(s.local_size) + " local ranks x (btl_shm_fragments " +
            std::to_string(s.fragments) + " x btl_shm_max_send_size " + std::to_string(s.max_fragment) +
-           " + btl_shm_fifo_depth " + std::to_string(s.fifo_depth) + " x 64)) but " +
+           " + (btl_shm_fifo_depth " + std::to_string(s.fifo_depth) + " + btl_shm_fast_boxes " +
+           std::to_string(s.fast_boxes) + " x btl_shm_fast_box_depth " + std::to_string(s.box_depth) + ") x 64)) but " +
            (unnamed ? "the host has " + known + " bytes of memory available" : "/dev/shm has " + known + " bytes free") +
-           ": lower btl_shm_fragments, btl_shm_max_send_size or btl_shm_fifo_depth" +
+           ": lower btl_shm_fragments, btl_shm_max_send_size, btl_shm_fifo_depth or btl_shm_fast_boxes" +
            (unnamed ? std::string() : ", or give /dev/shm more room (docker run --shm-size)") +
            "; shm is not used on this host";
 }
@@ -100,7 +102,8 @@ bool Segment::create(const std::string &name, const Shape &shape, bool unnamed, 
      * the file system fills it page by page before it fails; and a memfd has no size limit of its own,
      * so a reservation beyond the host's memory would fill it until the OOM killer stepped in. */
     const int64_t free_bytes = unnamed ? memory_available() : shm_free_bytes();
-    const char *why_this_size = "local ranks x (btl_shm_fragments x btl_shm_max_send_size + btl_shm_fifo_depth x 64)";
+    const char *why_this_size = "local ranks x (btl_shm_fragments x btl_shm_max_send_size + (btl_shm_fifo_depth + "
+                                "btl_shm_fast_boxes x btl_shm_fast_box_depth) x 64)";
     std::string why;
     bool made = false;
     if (free_bytes >= 0 && g.bytes > static_cast<uint64_t>(free_bytes)) {
@@ -126,9 +129,10 @@ bool Segment::create(const std::string &name, const Shape &shape, bool unnamed, 
     header_->local_size = shape.local_size;
     header_->fifo_depth = shape.fifo_depth;
     header_->fragments = shape.fragments;
+    header_->fast_boxes = shape.fast_boxes;
+    header_->box_depth = shape.box_depth;
     header_->unusable = made ? 0 : 1;
     header_->max_fragment = shape.max_fragment;
-    header_->frag_stride = g.frag_stride;
     header_->region_stride = g.region_stride;
     header_->bytes = made ? g.bytes : round_up(sizeof(SegmentHeader));
     header_->attached.store(0, std::memory_order_relaxed);
@@ -174,11 +178,15 @@ bool Segment::attach(const std::string &name, const std::string &path, const Sha
         header_ = nullptr;
         return false;
     } else if (header_->max_fragment != shape.max_fragment || header_->fifo_depth != shape.fifo_depth ||
-               header_->fragments != shape.fragments || header_->bytes != g.bytes) {
-        *error = "btl_shm_max_send_size, btl_shm_fifo_depth and btl_shm_fragments are " +
-                 std::to_string(shape.max_fragment) + ", " + std::to_string(shape.fifo_depth) + " and " +
-                 std::to_string(shape.fragments) + " here but " + std::to_string(header_->max_fragment) + ", " +
-                 std::to_string(header_->fifo_depth) + " and " + std::to_string(header_->fragments) +
+               header_->fragments != shape.fragments || header_->fast_boxes != shape.fast_boxes ||
+               header_->box_depth != shape.box_depth || header_->bytes != g.bytes) {
+        *error = "btl_shm_max_send_size, btl_shm_fifo_depth, btl_shm_fragments, btl_shm_fast_boxes and "
+                 "btl_shm_fast_box_depth are " +
+                 std::to_string(shape.max_fragment) + ", " + std::to_string(shape.fifo_depth) + ", " +
+                 std::to_string(shape.fragments) + ", " + std::to_string(shape.fast_boxes) + " and " +
+                 std::to_string(shape.box_depth) + " here but " + std::to_string(header_->max_fragment) + ", " +
+                 std::to_string(header_->fifo_depth) + ", " + std::to_string(header_->fragments) + ", " +
+                 std::to_string(header_->fast_boxes) + " and " + std::to_string(header_->box_depth) +
                  " in local rank 0: every rank of a host must use the same values";
     } else {
         name_ = unnamed ? std::string() : name;
@@ -232,7 +240,9 @@ RegionView Segment::region(uint32_t local_rank) const
                  header_->region_stride * local_rank;
     auto *position = reinterpret_cast<QueuePosition *>(base);
     auto *cells = reinterpret_cast<Cell *>(base + sizeof(QueuePosition));
-    return RegionView{position, cells, reinterpret_cast<char *>(cells + header_->fifo_depth)};
+    Cell *boxes = cells + header_->fifo_depth;
+    return RegionView{position, cells, boxes,
+                      reinterpret_cast<char *>(boxes + uint64_t{header_->fast_boxes} * header_->box_depth)};
 }
 
 } // namespace tessera::ompi::btl_shm

@@ -5,7 +5,8 @@
  *
  *   header (one cache line)
  *   region of local rank 0, region of local rank 1, ...
- *   region: queue position line, fifo_depth cells of 64 bytes, fragments x frag_stride bytes
+ *   region: queue position line, fifo_depth cells of 64 bytes, fast_boxes x fast_box_depth cells (the
+ *           fast boxes this rank may grant, btl_shm_fast_box.h), fragments x frag_stride bytes
  *   fragment: FragHeader (16 bytes), then up to max_fragment bytes
  */
 #ifndef TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_SEGMENT_H
@@ -33,7 +34,7 @@ struct alignas(kCacheLine) Cell {
     uint32_t length;
     uint16_t sender; /* local rank */
     uint8_t tag;
-    uint8_t reserved;
+    uint8_t kind; /* kCellData, or kCellBoxGrant in a queue (btl_shm_fast_box.h) */
     union {
         unsigned char data[kInlineBytes]; /* length <= kInlineBytes */
         uint32_t fragment;                /* otherwise: index in the sender's pool */
@@ -44,6 +45,9 @@ static_assert(sizeof(Cell) == kCacheLine);
 /* The next position a sender may claim; senders take it with a compare-exchange. */
 struct alignas(kCacheLine) QueuePosition {
     std::atomic<uint64_t> next;
+    /* Fast boxes granted to this rank: a sender takes one of the fast_boxes slots before it grants a
+     * box, so that a rank polls at most fast_boxes boxes. Touched once per pair. */
+    std::atomic<uint32_t> boxes_in;
 };
 static_assert(sizeof(QueuePosition) == kCacheLine);
 
@@ -61,6 +65,8 @@ struct Shape {
     uint32_t fifo_depth;
     uint32_t fragments;
     uint64_t max_fragment; /* btl_shm_max_send_size */
+    uint32_t fast_boxes;
+    uint32_t box_depth;
 };
 
 struct alignas(kCacheLine) SegmentHeader {
@@ -70,18 +76,21 @@ struct alignas(kCacheLine) SegmentHeader {
     uint32_t fragments;
     uint32_t unusable; /* 1: local rank 0 could not reserve the memory and said so; the others stay quiet */
     uint64_t max_fragment;
-    uint64_t frag_stride;
     uint64_t region_stride;
     uint64_t bytes;
+    uint32_t fast_boxes;
+    uint32_t box_depth;
     /* Local ranks that mapped it. Named: the last one removes the name. Unnamed: local rank 0 closes
      * the descriptor the others opened it through once all have. */
     std::atomic<uint32_t> attached;
 };
+static_assert(sizeof(SegmentHeader) == kCacheLine);
 
 /* One rank's region, as a process sees it through its own mapping. */
 struct RegionView {
     QueuePosition *position;
     Cell *cells;
+    Cell *boxes; /* fast_boxes x box_depth cells */
     char *fragments;
 };
 
