@@ -283,32 +283,38 @@ int drain(mca_btl_base_module_t *btl, ModuleState *s)
     return events;
 }
 
-/* Delivers what arrived in the boxes granted to this process, at most a box's worth from each. */
+/* Delivers what arrived in one box granted to this process, at most a box's worth. */
+int drain_box(mca_btl_base_module_t *btl, ModuleState *s, InBox &in)
+{
+    int events = 0;
+    uint64_t head = in.head.load(std::memory_order_relaxed);
+    for (uint32_t n = 0; n < s->box_depth; ++n) {
+        Cell *cell = ring_peek(in.cells, s->box_depth, head);
+        if (cell == nullptr) {
+            break;
+        }
+        Endpoint *e = s->by_local_rank[in.sender].get();
+        if (e == nullptr) {
+            if (!s->removed[in.sender]) {
+                break;
+            }
+            drop(s, in.sender, cell);
+        } else {
+            deliver(btl, s, e, cell);
+            ++events;
+        }
+        queue_free(cell, head, s->box_depth);
+        in.head.store(++head, std::memory_order_relaxed);
+    }
+    return events;
+}
+
 int drain_boxes(mca_btl_base_module_t *btl, ModuleState *s)
 {
     int events = 0;
     const uint32_t boxes = s->inbox_count.load(std::memory_order_relaxed);
     for (uint32_t i = 0; i < boxes; ++i) {
-        InBox &in = s->inboxes[i];
-        uint64_t head = in.head.load(std::memory_order_relaxed);
-        for (uint32_t n = 0; n < s->box_depth; ++n) {
-            Cell *cell = ring_peek(in.cells, s->box_depth, head);
-            if (cell == nullptr) {
-                break;
-            }
-            Endpoint *e = s->by_local_rank[in.sender].get();
-            if (e == nullptr) {
-                if (!s->removed[in.sender]) {
-                    break;
-                }
-                drop(s, in.sender, cell);
-            } else {
-                deliver(btl, s, e, cell);
-                ++events;
-            }
-            queue_free(cell, head, s->box_depth);
-            in.head.store(++head, std::memory_order_relaxed);
-        }
+        events += drain_box(btl, s, s->inboxes[i]);
     }
     return events;
 }
@@ -350,6 +356,25 @@ bool idle_turn(ModuleState *s)
     return events;
 }
 
+/* A pass whose first look found a cell in box `in` (and none in the queue): drains that box alone, the
+ * queue and the other boxes being looked at again by the next pass. */
+[[gnu::noinline]] int progress_box(mca_btl_base_module_t *btl, ModuleState *s, InBox &in)
+{
+    if (s->threaded) {
+        if (s->progressing.exchange(true, std::memory_order_acquire)) {
+            return 0;
+        }
+    } else {
+        if (s->progressing.load(std::memory_order_relaxed)) {
+            return 0;
+        }
+        s->progressing.store(true, std::memory_order_relaxed);
+    }
+    const int events = drain_box(btl, s, in);
+    s->progressing.store(false, std::memory_order_release);
+    return events;
+}
+
 int progress(mca_btl_base_module_t *btl)
 {
     ModuleState *s = state;
@@ -364,9 +389,9 @@ int progress(mca_btl_base_module_t *btl)
     /* Then each box granted to this process (none: one look at a count of this process's memory). */
     const uint32_t boxes = s->inbox_count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < boxes; ++i) {
-        const InBox &in = s->inboxes[i];
+        InBox &in = s->inboxes[i];
         if (ring_peek(in.cells, s->box_depth, in.head.load(std::memory_order_relaxed)) != nullptr) {
-            return progress_guarded(btl, s, false);
+            return progress_box(btl, s, in);
         }
     }
     if (idle_turn(s)) [[unlikely]] {
