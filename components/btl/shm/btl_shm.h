@@ -31,16 +31,22 @@ struct Params {
     int single_copy;                     /* SingleCopy, offered; the pml uses it for exchanges (pml_single_copy) */
     std::size_t get_limit;               /* bytes per btl_get call; 0: any */
     double peer_check_interval;          /* s between liveness checks of silent peers; 0: never */
+    bool unnamed;                        /* the host segment is a memfd of local rank 0, not a /dev/shm name */
+    unsigned fast_box_after;             /* fragments to a peer through its queue before a fast box; 0: never */
+    unsigned fast_boxes;                 /* fast boxes each rank may grant, and may be granted */
+    unsigned fast_box_depth;             /* cells per fast box, a power of two */
 };
 extern Params params;
 
 /* The card each rank puts under "btl.shm": who it is on the host, and a word of its memory with a
- * known value that a peer reads with process_vm_readv to learn whether single copy works between them. */
+ * known value that a peer reads with process_vm_readv to learn whether single copy works between them.
+ * Local rank 0's also says where its unnamed segment is (/proc/<pid>/fd/<n>; empty: named). */
 struct Card {
     uint32_t local_rank;
     int32_t pid;
     uint64_t probe_address;
     uint64_t probe_value;
+    char segment_path[40];
 };
 inline constexpr const char *kCardKey = "btl.shm";
 
@@ -52,9 +58,10 @@ uint64_t probe_value();
 std::string segment_name(uint32_t jobid, uint32_t node_id);
 
 /* The component's side, for the module's add_procs (after the fence): maps the host's segment once
- * and counts this process in. Null when there is none to use (the error was reported). */
+ * (`path`: local rank 0's card's segment_path) and counts this process in. Null when there is none to
+ * use (the error was reported). */
 class Segment;
-Segment *attached_segment();
+Segment *attached_segment(const char *path);
 
 /* A peer's card; false when it put none or a malformed one. */
 bool peer_card(const tessera_proc_t *proc, Card *card);

@@ -1,4 +1,5 @@
 /* btl shm: parameters, query, module creation, the business card and the host segment's life. */
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <bit>
@@ -75,6 +76,24 @@ int register_params(const mca_base_component_t *)
          "Seconds between checks, while nothing arrives, that the peers on this host are still alive; a peer found "
          "gone is reported as an error once (0: never check)",
          MCA_INFO_LVL_6, nullptr, &params.peer_check_interval},
+        {"unnamed", MCA_VAR_TYPE_BOOL, "true", nullptr, nullptr,
+         "Make the host segment unnamed (a memfd of local rank 0 that the other local ranks open through "
+         "/proc/<pid>/fd/<n>), so that nothing is ever left in /dev/shm whatever kills the job; false: a file "
+         "in /dev/shm whose name the last rank to map it removes (for hosts where ranks cannot open each other's "
+         "files). Local rank 0's value decides",
+         MCA_INFO_LVL_6, nullptr, &params.unnamed},
+        {"fast_box_after", MCA_VAR_TYPE_UNSIGNED, "16", "0", "1000000000",
+         "Fragments a rank sends to a peer through the peer's receive queue before it gives that peer a fast box "
+         "(a ring of its own with one sender and one receiver: no compare-exchange per send); 0: never",
+         MCA_INFO_LVL_5, nullptr, &params.fast_box_after},
+        {"fast_boxes", MCA_VAR_TYPE_UNSIGNED, "16", "0", "4096",
+         "Fast boxes each local rank may give to peers it sends to, and may be given by peers (it polls at most "
+         "this many); each takes btl_shm_fast_box_depth x 64 bytes of the host segment; 0: none",
+         MCA_INFO_LVL_5, nullptr, &params.fast_boxes},
+        {"fast_box_depth", MCA_VAR_TYPE_UNSIGNED, "64", "2", "65536",
+         "Cells (64 bytes each, a power of two) of one fast box; a full box makes the sender wait, as a full queue "
+         "does",
+         MCA_INFO_LVL_5, nullptr, &params.fast_box_depth},
     };
     return mca_var_register_rows("btl", "shm", rows, std::size(rows), MCA_VAR_SCOPE_LOCAL);
 }
@@ -89,6 +108,13 @@ int open_component()
                                                      "is not a power of two (2, 4, ... 1048576)"));
         return TESSERA_ERR_BAD_PARAM;
     }
+    if (!std::has_single_bit(params.fast_box_depth)) {
+        /* The same cell scheme as the queue: a mask and a shift. */
+        tessera::mca::report(tessera::mca::Severity::Error,
+                             tessera::mca::bad_value("btl_shm_fast_box_depth", std::to_string(params.fast_box_depth),
+                                                     "is not a power of two (2, 4, ... 65536)"));
+        return TESSERA_ERR_BAD_PARAM;
+    }
     return mca_btl_base_check_common("shm", &params.common);
 }
 
@@ -101,7 +127,8 @@ int query(void **module, int *priority)
 
 Shape shape(const tessera_job_info_t *job)
 {
-    return Shape{job->local_size, params.fifo_depth, params.fragments, params.common.max_send_size};
+    return Shape{job->local_size, params.fifo_depth, params.fragments, params.common.max_send_size, params.fast_boxes,
+                 params.fast_box_depth};
 }
 
 void drop_segment()
@@ -128,10 +155,14 @@ mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
     }
     const std::string name = segment_name(job->jobid, job->node_id);
     std::snprintf(segment_name_buf, sizeof segment_name_buf, "%s", name.c_str());
+    bool made = true;
     if (job->local_rank == 0) {
         segment = new Segment();
         std::string error;
-        const bool made = segment->create(name, shape(job), &error);
+        /* The others open an unnamed segment through /proc/<pid>/fd, which the kernel allows only for a
+         * dumpable process (or with CAP_SYS_PTRACE): a rank 0 made non-dumpable makes a named one. */
+        const bool unnamed = params.unnamed && prctl(PR_GET_DUMPABLE) == 1;
+        made = segment->create(name, shape(job), unnamed, &error);
         if (!made) {
             tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
         }
@@ -141,16 +172,21 @@ mca_btl_base_module_t **init(int *num_modules, bool, bool enable_mpi_threads)
         }
         segment->count_in();
         attach_tried = true;
-        if (!made) {
-            return nullptr; /* the unusable segment stays mapped until close: the others learn from it */
-        }
     }
     /* Different in every process, so that reading the right value proves which process was read. */
     probe_word = 0x9e3779b97f4a7c15ull ^ (uint64_t(getpid()) << 17) ^ uint64_t(job->jobid);
-    const Card card{job->local_rank, static_cast<int32_t>(getpid()), probe_address(), probe_value()};
+    Card card{job->local_rank, static_cast<int32_t>(getpid()), probe_address(), probe_value(), {}};
+    if (segment != nullptr) {
+        std::snprintf(card.segment_path, sizeof card.segment_path, "%s", segment->path().c_str());
+    }
     if (tessera_modex_put(kCardKey, &card, sizeof card) != TESSERA_SUCCESS) {
         tessera::mca::report(tessera::mca::Severity::Error, "btl shm: cannot publish the business card");
         drop_segment();
+        return nullptr;
+    }
+    if (!made) {
+        /* The unusable segment stays mapped until close, and the card says where: the others learn from
+         * it that this rank reported, and make no endpoint. */
         return nullptr;
     }
     modules[0] = module_create(job->local_rank, job->local_size, enable_mpi_threads);
@@ -170,7 +206,7 @@ uint64_t probe_value()
     return probe_word;
 }
 
-Segment *attached_segment()
+Segment *attached_segment(const char *path)
 {
     if (!attach_tried) {
         attach_tried = true;
@@ -178,7 +214,7 @@ Segment *attached_segment()
         segment = new Segment();
         std::string error;
         if (job == nullptr ||
-            !segment->attach(segment_name_buf, shape(job), &error)) {
+            !segment->attach(segment_name_buf, path, shape(job), &error)) {
             if (!error.empty()) {
                 tessera::mca::report(tessera::mca::Severity::Error, "btl shm: " + error);
             }

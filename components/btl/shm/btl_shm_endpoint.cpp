@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <string>
 
 namespace tessera::ompi::btl_shm {
@@ -53,6 +54,17 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
     if (state == nullptr) {
         return TESSERA_SUCCESS;
     }
+    /* Where local rank 0's segment is: its card says, when it is unnamed. */
+    char segment_path[sizeof(Card::segment_path)] = {};
+    for (size_t i = 0; i < nprocs && segment_path[0] == '\0'; ++i) {
+        Card card{};
+        tessera_proc_t *p = procs[i];
+        if (p != nullptr && (p->proc_flags & TESSERA_PROC_ON_NODE) != 0 && peer_card(p, &card) &&
+            card.local_rank == 0) {
+            std::memcpy(segment_path, card.segment_path, sizeof segment_path);
+            segment_path[sizeof segment_path - 1] = '\0';
+        }
+    }
     Segment *segment = nullptr;
     for (size_t i = 0; i < nprocs; ++i) {
         tessera_proc_t *p = procs[i];
@@ -65,7 +77,7 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
         }
         auto &slot = state->by_local_rank[card.local_rank];
         if (!slot) {
-            if (segment == nullptr && (segment = attached_segment()) == nullptr) {
+            if (segment == nullptr && (segment = attached_segment(segment_path)) == nullptr) {
                 return TESSERA_SUCCESS; /* reported: no peer is reachable through shm */
             }
             if (state->segment == nullptr) {
@@ -77,6 +89,7 @@ int add_procs(mca_btl_base_module_t *btl, size_t nprocs, tessera_proc_t *const *
             e->local_rank = card.local_rank;
             e->pid = card.pid;
             e->peer = segment->region(card.local_rank);
+            e->until_box = state->box_after != 0 && state->fast_boxes != 0 ? state->box_after : kNoBox;
             e->pidfd = open_pidfd(card.pid);
             if (params.single_copy != kSingleCopyNone) {
                 e->cma = probe_single_copy(btl, state, e.get(), card);
@@ -163,6 +176,9 @@ void check_peers(mca_btl_base_module_t *btl, ModuleState *state)
         return;
     }
     state->last_check_ns = now;
+    if (state->segment != nullptr && state->segment->way_in_open()) {
+        state->segment->settle(); /* local rank 0: every rank mapped it, the descriptor goes */
+    }
     bool lost = false;
     if (!state->watch.empty() && poll(state->watch.data(), state->watch.size(), 0) > 0) {
         for (const pollfd &w : state->watch) {

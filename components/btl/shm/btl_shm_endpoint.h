@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "components/btl/shm/btl_shm.h"
+#include "components/btl/shm/btl_shm_fast_box.h"
 #include "components/btl/shm/btl_shm_segment.h"
+#include "opal/threads.h"
 
 namespace tessera::ompi::btl_shm {
 
@@ -31,7 +33,19 @@ struct Endpoint {
     /* Reported; sends fail with TESSERA_ERR_UNREACH. Set by a progress pass (or a single-copy read)
      * while application threads send: atomic under MPI_THREAD_MULTIPLE, a plain load on x86. */
     std::atomic<bool> gone{false};
+
+    /* Sending to this peer (btl_shm_fast_box.h): the fast box granted to it, else how many more
+     * fragments go through its queue before one is asked for (kNoBox: never again). */
+    Cell *box = nullptr;
+    uint64_t box_next = 0;
+    uint32_t until_box = 0;
+    int32_t box_index = -1; /* a box taken but not granted yet: the grant waits for room in the queue */
+    /* MPI_THREAD_MULTIPLE only: a box has one producer, and the choice between queue and box must not
+     * be overtaken by a grant. */
+    opal::SpinLock lock;
 };
+
+inline constexpr uint32_t kNoBox = ~0u;
 
 struct ModuleState {
     uint32_t me = 0;
@@ -49,6 +63,16 @@ struct ModuleState {
     std::vector<std::unique_ptr<Endpoint>> by_local_rank;
     std::vector<Endpoint *> polled; /* the peers added, in the order liveness checks go */
     std::vector<uint8_t> removed;   /* by local rank: del_procs let it go; what it still sends is dropped */
+
+    /* Fast boxes (btl_shm_fast_box.h). Out: boxes of the own region handed out so far. In: the boxes
+     * granted to this process, at most fast_boxes (the peers reserve a slot in boxes_in first), polled
+     * after the queue; inboxes[i] is written before inbox_count (release) counts it in. */
+    uint32_t box_after = 0;  /* btl_shm_fast_box_after; 0: never */
+    uint32_t fast_boxes = 0;
+    uint32_t box_depth = 0;
+    std::atomic<uint32_t> boxes_given{0};
+    std::unique_ptr<InBox[]> inboxes;
+    std::atomic<uint32_t> inbox_count{0};
 
     /* MPI_THREAD_MULTIPLE only: one sender at a time takes fragments of the own pool (it has one owner);
      * short fragments go straight into the peer's queue, which takes many senders (btl_shm_queue.h).

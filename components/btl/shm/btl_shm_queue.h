@@ -25,9 +25,13 @@ inline uint64_t free_mark(uint64_t position, uint32_t depth)
 }
 
 /* The cell of a position. */
+inline Cell &cell_at(Cell *cells, uint64_t position, uint32_t depth)
+{
+    return cells[position & (depth - 1)];
+}
 inline Cell &cell_at(const RegionView &q, uint64_t position, uint32_t depth)
 {
-    return q.cells[position & (depth - 1)];
+    return cell_at(q.cells, position, depth);
 }
 
 /* Whether the next position looks free, without claiming it: a sender checks this before copying a
@@ -65,11 +69,16 @@ inline void queue_publish(Cell *cell, uint64_t position, uint32_t depth)
     cell->seq.store(free_mark(position, depth) + 1, std::memory_order_release);
 }
 
-/* The receiver's side: the cell at its head when it is published, else null. */
+/* The receiver's side: the cell at its head when it is published, else null. The same for a queue
+ * and a fast box (btl_shm_fast_box.h), whose cells follow the same sequence scheme. */
+inline Cell *ring_peek(Cell *cells, uint32_t depth, uint64_t head)
+{
+    Cell *cell = &cell_at(cells, head, depth);
+    return cell->seq.load(std::memory_order_acquire) == free_mark(head, depth) + 1 ? cell : nullptr;
+}
 inline Cell *queue_peek(const RegionView &q, uint32_t depth, uint64_t head)
 {
-    Cell *cell = &cell_at(q, head, depth);
-    return cell->seq.load(std::memory_order_acquire) == free_mark(head, depth) + 1 ? cell : nullptr;
+    return ring_peek(q.cells, depth, head);
 }
 
 inline void queue_free(Cell *cell, uint64_t head, uint32_t depth)

@@ -5,7 +5,8 @@
  *
  *   header (one cache line)
  *   region of local rank 0, region of local rank 1, ...
- *   region: queue position line, fifo_depth cells of 64 bytes, fragments x frag_stride bytes
+ *   region: queue position line, fifo_depth cells of 64 bytes, fast_boxes x fast_box_depth cells (the
+ *           fast boxes this rank may grant, btl_shm_fast_box.h), fragments x frag_stride bytes
  *   fragment: FragHeader (16 bytes), then up to max_fragment bytes
  */
 #ifndef TESSERA_COMPONENTS_BTL_SHM_BTL_SHM_SEGMENT_H
@@ -33,7 +34,7 @@ struct alignas(kCacheLine) Cell {
     uint32_t length;
     uint16_t sender; /* local rank */
     uint8_t tag;
-    uint8_t reserved;
+    uint8_t kind; /* kCellData, or kCellBoxGrant in a queue (btl_shm_fast_box.h) */
     union {
         unsigned char data[kInlineBytes]; /* length <= kInlineBytes */
         uint32_t fragment;                /* otherwise: index in the sender's pool */
@@ -44,6 +45,9 @@ static_assert(sizeof(Cell) == kCacheLine);
 /* The next position a sender may claim; senders take it with a compare-exchange. */
 struct alignas(kCacheLine) QueuePosition {
     std::atomic<uint64_t> next;
+    /* Fast boxes granted to this rank: a sender takes one of the fast_boxes slots before it grants a
+     * box, so that a rank polls at most fast_boxes boxes. Touched once per pair. */
+    std::atomic<uint32_t> boxes_in;
 };
 static_assert(sizeof(QueuePosition) == kCacheLine);
 
@@ -61,6 +65,8 @@ struct Shape {
     uint32_t fifo_depth;
     uint32_t fragments;
     uint64_t max_fragment; /* btl_shm_max_send_size */
+    uint32_t fast_boxes;
+    uint32_t box_depth;
 };
 
 struct alignas(kCacheLine) SegmentHeader {
@@ -70,16 +76,21 @@ struct alignas(kCacheLine) SegmentHeader {
     uint32_t fragments;
     uint32_t unusable; /* 1: local rank 0 could not reserve the memory and said so; the others stay quiet */
     uint64_t max_fragment;
-    uint64_t frag_stride;
     uint64_t region_stride;
     uint64_t bytes;
-    std::atomic<uint32_t> attached; /* local ranks that mapped it; the last one removes the name */
+    uint32_t fast_boxes;
+    uint32_t box_depth;
+    /* Local ranks that mapped it. Named: the last one removes the name. Unnamed: local rank 0 closes
+     * the descriptor the others opened it through once all have. */
+    std::atomic<uint32_t> attached;
 };
+static_assert(sizeof(SegmentHeader) == kCacheLine);
 
 /* One rank's region, as a process sees it through its own mapping. */
 struct RegionView {
     QueuePosition *position;
     Cell *cells;
+    Cell *boxes; /* fast_boxes x box_depth cells */
     char *fragments;
 };
 
@@ -94,16 +105,25 @@ public:
     ~Segment() { release(); }
 
     /* Local rank 0, before the fence: creates, sizes (the memory is reserved now, so that a full
-     * /dev/shm is an error here and not a SIGBUS later) and maps the segment. When the memory cannot
-     * be had, *error says how much is needed, how much /dev/shm has and what shrinks it, and a
-     * header-only segment marked unusable is left for the other ranks, so that only this rank speaks. */
-    bool create(const std::string &name, const Shape &shape, std::string *error);
-    /* The other local ranks, after the fence: map what rank 0 made and check it was made for the
-     * same job size and the same parameters. False with an empty *error: rank 0 already reported. */
-    bool attach(const std::string &name, const Shape &shape, std::string *error);
-    /* Counts this process in; the last of the host's ranks removes the name, so that nothing is left
-     * in /dev/shm whatever happens to the ranks later. */
+     * /dev/shm is an error here and not a SIGBUS later) and maps the segment. Unnamed (a memfd, the
+     * default: nothing is ever in /dev/shm, whatever kills the job) or named /dev/shm<name>
+     * (btl_shm_unnamed false). When the memory cannot be had, *error says how much is needed, how much
+     * there is and what shrinks it, and a header-only segment marked unusable is left for the other
+     * ranks, so that only this rank speaks. */
+    bool create(const std::string &name, const Shape &shape, bool unnamed, std::string *error);
+    /* Where the others find it: /proc/<pid>/fd/<n> of an unnamed one while it is open, else the name. */
+    std::string path() const { return file_.path(); }
+    /* The other local ranks, after the fence: map what rank 0 made (`path` /proc/<pid>/fd/<n> of an
+     * unnamed one, else empty for the name) and check it was made for the same job size and the same
+     * parameters. False with an empty *error: rank 0 already reported. */
+    bool attach(const std::string &name, const std::string &path, const Shape &shape, std::string *error);
+    /* Counts this process in; the last of the host's ranks removes the name of a named one, so that
+     * nothing is left in /dev/shm whatever happens to the ranks later. */
     void count_in();
+    /* Local rank 0 of an unnamed segment: closes the descriptor the others open it through once every
+     * local rank has mapped it (called while idle; a no-op otherwise). */
+    void settle();
+    bool way_in_open() const { return way_in_open_; }
     /* Unmaps; removes the name too when some local rank never came to map it. */
     void release();
 
@@ -118,8 +138,9 @@ public:
 private:
     opal::SharedFile file_;
     SegmentHeader *header_ = nullptr;
-    std::string name_;
+    std::string name_; /* of a named one, until it is removed */
     bool counted_ = false;
+    bool way_in_open_ = false; /* local rank 0 of an unnamed one, until settle() closed the descriptor */
 };
 
 } // namespace tessera::ompi::btl_shm

@@ -109,7 +109,8 @@ kill9_running|kill9_wireup)
     bg=$!
     wait_file "$tmp/ready.0"; wait_file "$tmp/ready.1"
   else
-    "$mpirun" -np 3 --oversubscribe "$probe" late-init "$tmp" 30 >"$tmp/out" 2>"$tmp/err" &
+    # btl shm's named segment: the unnamed one (the default) is never in /dev/shm to be swept
+    "$mpirun" -np 3 --oversubscribe --mca btl_shm_unnamed false "$probe" late-init "$tmp" 30 >"$tmp/out" 2>"$tmp/err" &
     bg=$!
     wait_file "$tmp/jobid"
     sleep 1 # ranks 0 and 1 are in MPI_Init's fence, rank 2 sleeps before it

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -358,12 +359,13 @@ TEST(BtlShm, SixteenRanksThroughTinyQueuesAndPools)
     EXPECT_JOB_OK(job);
 }
 
-// The segment is one region per local rank: 16 ranks take 16 regions, not 16 x 15 rings.
+// The segment is one region per local rank: 16 ranks take 16 regions, not 16 x 15 rings. (Named, so
+// that its size can be read from /dev/shm.)
 TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
 {
     for (const uint32_t ranks : {2u, 16u}) {
         SCOPED_TRACE(ranks);
-        Job job(ranks);
+        Job job(ranks, {{"btl_shm_unnamed", "false"}});
         const std::string path = job.segment_path(0);
         job.run([path](Rank &r) {
             r.open();
@@ -372,8 +374,9 @@ TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
                 struct stat st {};
                 SHM_CHECK(stat(path.c_str(), &st) == 0, path + " exists before the others attach");
                 // Per rank: 32 fragments of 32 KiB (each with a 64-byte header line), 256 queue cells of
-                // 64 bytes and the queue's position line; one header line for the segment.
-                const uint64_t per_rank = 32 * (32768 + 64) + 256 * 64 + 64;
+                // 64 bytes, 16 fast boxes of 64 cells and the queue's position line; one header line for
+                // the segment.
+                const uint64_t per_rank = 32 * (32768 + 64) + 256 * 64 + 16 * 64 * 64 + 64;
                 const uint64_t expected = 64 + per_rank * r.size;
                 SHM_CHECK(static_cast<uint64_t>(st.st_size) == expected,
                           "segment of " + std::to_string(st.st_size) + " bytes for " + std::to_string(r.size) +
@@ -388,12 +391,14 @@ TEST(BtlShm, SegmentGrowsLinearlyWithLocalRanks)
     }
 }
 
-// A reservation larger than /dev/shm: local rank 0 says so once, naming the bytes needed, the bytes
-// free and the parameters; the other ranks stay quiet, nobody uses shm, nothing is left behind.
-TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
+// A reservation larger than /dev/shm (named) or the host's memory (unnamed): local rank 0 says so once,
+// naming the bytes needed, the bytes there are and the parameters; the other ranks stay quiet, nobody
+// uses shm, nothing is left behind.
+void too_small_is_reported_once(bool unnamed)
 {
-    Job job(3, {{"btl_shm_fragments", "65536"}, {"btl_shm_max_send_size", "64M"}});
-    job.run([](Rank &r) {
+    Job job(3, {{"btl_shm_fragments", "65536"}, {"btl_shm_max_send_size", "64M"},
+                {"btl_shm_unnamed", unnamed ? "true" : "false"}});
+    job.run([unnamed](Rank &r) {
         tessera::mca::report_set_print(false);
         r.open();
         r.fence();
@@ -405,8 +410,9 @@ TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
             SHM_CHECK(r.btl == nullptr, "no module without the memory");
             SHM_CHECK(errors.size() == 1, std::to_string(errors.size()) + " errors");
             const std::string &e = errors.front();
-            for (const char *needle : {"needs 13194152165632 bytes", "bytes free", "btl_shm_fragments",
-                                       "btl_shm_max_send_size", "btl_shm_fifo_depth", "/dev/shm"}) {
+            for (const char *needle : {"needs 13194152362240 bytes", unnamed ? "bytes of memory available" : "bytes free",
+                                       "btl_shm_fragments", "btl_shm_max_send_size", "btl_shm_fifo_depth",
+                                       unnamed ? "unnamed" : "/dev/shm"}) {
                 SHM_CHECK(e.find(needle) != std::string::npos, "'" + e + "' does not say " + needle);
             }
         } else {
@@ -420,9 +426,83 @@ TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, SegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
+TEST(BtlShm, TooSmallDevShmIsReportedOnceWithTheSizeAndTheParameters)
 {
-    Job job(3);
+    too_small_is_reported_once(false);
+}
+
+TEST(BtlShm, TooLittleMemoryForTheUnnamedSegmentIsReportedOnce)
+{
+    too_small_is_reported_once(true);
+}
+
+// Lines of /proc/self/maps naming an unnamed btl shm segment, and the bytes they map.
+uint64_t unnamed_mapping_bytes()
+{
+    uint64_t bytes = 0;
+    if (FILE *f = std::fopen("/proc/self/maps", "r")) {
+        char line[512];
+        while (std::fgets(line, sizeof line, f) != nullptr) {
+            unsigned long long from = 0, to = 0;
+            if (std::strstr(line, "memfd:tessera-btl-shm") != nullptr && std::sscanf(line, "%llx-%llx", &from, &to) == 2) {
+                bytes += to - from;
+            }
+        }
+        std::fclose(f);
+    }
+    return bytes;
+}
+
+// Descriptors of this process open on an unnamed btl shm segment.
+int unnamed_descriptors()
+{
+    int n = 0;
+    for (int fd = 0; fd < 1024; ++fd) {
+        char link[256] = {};
+        const std::string path = "/proc/self/fd/" + std::to_string(fd);
+        if (readlink(path.c_str(), link, sizeof link - 1) > 0 && std::strstr(link, "memfd:tessera-btl-shm") != nullptr) {
+            ++n;
+        }
+    }
+    return n;
+}
+
+// The default segment is unnamed: it is never in /dev/shm, not even between its creation and the last
+// rank's attach (where a job killed then left the named one behind); every rank maps it, and local rank
+// 0 closes the descriptor the others opened it through once they all have.
+TEST(BtlShm, UnnamedSegmentIsNeverInDevShm)
+{
+    Job job(3, {{"btl_shm_peer_check_interval", "0.01"}});
+    job.run([&job](Rank &r) {
+        r.open();
+        SHM_CHECK(job.leftovers().empty(), "in /dev/shm after local rank 0 made it: " + job.leftovers().front());
+        if (r.rank == 0) {
+            SHM_CHECK(unnamed_descriptors() == 1, "rank 0 holds the way in open until the others attached");
+        }
+        r.fence();
+        r.add_procs();
+        const uint64_t per_rank = 32 * (32768 + 64) + 256 * 64 + 16 * 64 * 64 + 64;
+        const uint64_t bytes = (64 + per_rank * r.size + 4095) & ~uint64_t{4095};
+        SHM_CHECK(unnamed_mapping_bytes() == bytes, "mapped " + std::to_string(unnamed_mapping_bytes()) +
+                                                        " bytes of the unnamed segment, expected " + std::to_string(bytes));
+        SHM_CHECK(r.rank == 0 || unnamed_descriptors() == 0, "a rank that attached keeps no descriptor");
+        r.barrier();
+        SHM_CHECK(job.leftovers().empty(), "in /dev/shm: " + job.leftovers().front());
+        if (r.rank == 0) {
+            // At a liveness check, every 1024 idle passes at the soonest: with the waiting ranks sharing
+            // the two cores, each pass may give the core away.
+            SHM_CHECK(r.progress_until([] { return unnamed_descriptors() == 0; }, 60),
+                      "rank 0 still holds the descriptor after every rank attached");
+        }
+        r.barrier(); // nobody sends before rank 0's receive callback is registered
+        exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 100, [](uint32_t seq) { return 16 + seq * 50; });
+    });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, NamedSegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
+{
+    Job job(3, {{"btl_shm_unnamed", "false"}});
     const std::string path = job.segment_path(0);
     job.run([path](Rank &r) {
         r.open();
@@ -438,9 +518,9 @@ TEST(BtlShm, SegmentIsNamedForTheJobAndGoneOnceEveryRankMappedIt)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, SegmentIsRemovedWhenARankNeverAttaches)
+TEST(BtlShm, NamedSegmentIsRemovedWhenARankNeverAttaches)
 {
-    Job job(2);
+    Job job(2, {{"btl_shm_unnamed", "false"}});
     job.setup(1).params = {{"btl", "self"}}; // this rank does not run shm at all
     job.run([](Rank &r) {
         r.open();
@@ -605,10 +685,12 @@ TEST(BtlShm, PeerThatDiesIsReportedOnce)
 
 // Fragments a dead receiver never freed come back to the sender's pool, which its other peers share:
 // rank 0 fills its whole pool towards rank 2, rank 2 dies without reading, and rank 0 still streams
-// to rank 1.
-TEST(BtlShm, FragmentsHeldByAPeerThatDiesComeBack)
+// to rank 1. Through the queue, and through a fast box (granted after the first fragment) whose cells
+// name the fragments.
+void fragments_held_by_a_dead_peer_come_back(const char *fast_box_after)
 {
-    Job job(3, {{"btl_shm_peer_check_interval", "0.05"}, {"btl_shm_fragments", "4"}});
+    Job job(3, {{"btl_shm_peer_check_interval", "0.05"}, {"btl_shm_fragments", "4"},
+                {"btl_shm_fast_box_after", fast_box_after}});
     job.run(
         [](Rank &r) {
             r.start();
@@ -650,6 +732,16 @@ TEST(BtlShm, FragmentsHeldByAPeerThatDiesComeBack)
     EXPECT_TRUE(job.leftovers().empty());
 }
 
+TEST(BtlShm, FragmentsHeldByAPeerThatDiesComeBack)
+{
+    fragments_held_by_a_dead_peer_come_back("0");
+}
+
+TEST(BtlShm, FragmentsADeadPeerHeldThroughAFastBoxComeBack)
+{
+    fragments_held_by_a_dead_peer_come_back("1");
+}
+
 TEST(BtlShm, BadValuesAreRefusedNamingTheParameter)
 {
     const std::vector<std::pair<shmtest::Params, std::string>> cases = {
@@ -658,6 +750,11 @@ TEST(BtlShm, BadValuesAreRefusedNamingTheParameter)
         {{{"btl_shm_fifo_depth", "1"}}, "btl_shm_fifo_depth"},
         {{{"btl_shm_fifo_depth", "100"}}, "btl_shm_fifo_depth"}, /* not a power of two */
         {{{"btl_shm_peer_check_interval", "-1"}}, "btl_shm_peer_check_interval"},
+        {{{"btl_shm_fast_box_depth", "100"}}, "btl_shm_fast_box_depth"}, /* not a power of two */
+        {{{"btl_shm_fast_box_depth", "1"}}, "btl_shm_fast_box_depth"},
+        {{{"btl_shm_fast_box_depth", "131072"}}, "btl_shm_fast_box_depth"},
+        {{{"btl_shm_fast_boxes", "5000"}}, "btl_shm_fast_boxes"},
+        {{{"btl_shm_fast_box_after", "2000000000"}}, "btl_shm_fast_box_after"},
     };
     for (const auto &[params, name] : cases) {
         SCOPED_TRACE(name);
@@ -690,16 +787,19 @@ TEST(BtlShm, RanksWithOtherRingParametersAreRefused)
     EXPECT_JOB_OK(job);
 }
 
-TEST(BtlShm, ThreadsSendAndProgressAtOnce)
+// Threads of rank 0 send to rank 1 at once (through rank 1's queue, then through the fast box rank 0
+// granted it: one producer at a time under the endpoint's lock) while threads of rank 1 progress; each
+// thread's stream arrives whole and in order. Also with a box of 4 cells, full most of the time.
+void threads_send_and_progress(const shmtest::Params &params, uint32_t threads)
 {
-    Job job(2);
-    job.run([](Rank &r) {
+    Job job(2, params);
+    job.run([threads](Rank &r) {
         r.start(true);
         constexpr uint32_t kCount = 20000;
         if (r.rank == 0) {
             std::vector<std::thread> senders;
             std::atomic<int> failures{0};
-            for (uint32_t t = 0; t < 2; ++t) {
+            for (uint32_t t = 0; t < threads; ++t) {
                 senders.emplace_back([&r, &failures, t] {
                     for (uint32_t seq = 0; seq < kCount; ++seq) {
                         FragHeader h{0, t, seq, static_cast<uint32_t>(sizeof(FragHeader) + seq % 500)};
@@ -729,20 +829,139 @@ TEST(BtlShm, ThreadsSendAndProgressAtOnce)
                 });
             }
             const auto start = std::chrono::steady_clock::now();
-            while (in.received < 2 * kCount && std::chrono::steady_clock::now() - start < std::chrono::seconds(30)) {
+            while (in.received < threads * kCount && std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
             }
             done = true;
             for (auto &t : progressors) {
                 t.join();
             }
-            SHM_CHECK(in.received == 2 * kCount, std::to_string(in.received));
+            SHM_CHECK(in.received == threads * kCount, std::to_string(in.received));
             SHM_CHECK(in.problem.empty(), in.problem);
-            SHM_CHECK(in.next[0] == kCount && in.next[1] == kCount, "both streams complete");
+            for (uint32_t t = 0; t < threads; ++t) {
+                SHM_CHECK(in.next[t] == kCount, "stream " + std::to_string(t) + " complete");
+            }
             mca_btl_base_register_recv(kTag, nullptr, nullptr);
             r.barrier(true);
         }
     });
+    EXPECT_JOB_OK(job);
+}
+
+TEST(BtlShm, ThreadsSendAndProgressAtOnce)
+{
+    threads_send_and_progress({{"btl_shm_fast_box_after", "0"}}, 2);
+}
+
+TEST(BtlShm, ThreadsSendToOnePeerThroughAFastBox)
+{
+    threads_send_and_progress({{"btl_shm_fast_box_after", "1"}}, 4);
+    threads_send_and_progress({{"btl_shm_fast_box_after", "3"}, {"btl_shm_fast_box_depth", "4"}}, 3);
+}
+
+// How many fragments rank 0 gets into rank 1 while rank 1 does not progress, after `warm_up` fragments
+// that rank 1 received; then rank 1 drains, rank 0 sends on, and all 2000 arrive in order (sizes from
+// a few bytes in the cell to fragments of the pool, around every switch).
+uint32_t taken_before_push_back(const shmtest::Params &params, uint32_t warm_up)
+{
+    Job job(2, params);
+    job.run([warm_up](Rank &r) {
+        r.start();
+        constexpr uint32_t kTotal = 2000;
+        const size_t lengths[] = {sizeof(FragHeader), 48, 49, 200, 4000};
+        auto length = [&lengths](uint32_t seq) { return lengths[seq % std::size(lengths)]; };
+        Inbox in;
+        mca_btl_base_register_recv(kTag, check_fragment, &in);
+        if (r.rank == 0) {
+            for (uint32_t seq = 0; seq < warm_up; ++seq) {
+                SHM_CHECK(send_fragment(r, 1, 0, seq, length(seq)) == MCA_BTL_SEND_COMPLETE, "warm-up send");
+            }
+            r.barrier(true); // rank 1 received them
+            uint32_t seq = warm_up;
+            for (;; ++seq) {
+                FragHeader h{0, 0, seq, static_cast<uint32_t>(length(seq))};
+                const mca_btl_base_segment_t segs[2] = {{&h, sizeof h}, {ramp() + seed(h), h.length - sizeof h}};
+                const int rc = r.btl->btl_send(r.btl, r.endpoints[1], kTag, segs, 2, nullptr, nullptr);
+                if (rc == TESSERA_ERR_OUT_OF_RESOURCE) {
+                    break;
+                }
+                SHM_CHECK(rc == MCA_BTL_SEND_COMPLETE && seq < kTotal, "send " + std::to_string(rc));
+            }
+            r.board->words[0].store(seq - warm_up);
+            r.barrier();
+            for (; seq < kTotal; ++seq) {
+                SHM_CHECK(send_fragment(r, 1, 0, seq, length(seq)) == MCA_BTL_SEND_COMPLETE, "send");
+            }
+        } else {
+            SHM_CHECK(r.progress_until([&] { return in.received == warm_up; }), std::to_string(in.received));
+            r.barrier(true);
+            r.barrier(); // rank 0 pushed until it could not
+            SHM_CHECK(r.progress_until([&] { return in.received == kTotal; }), std::to_string(in.received));
+            SHM_CHECK(in.problem.empty(), in.problem);
+        }
+        r.barrier(true);
+        mca_btl_base_register_recv(kTag, nullptr, nullptr);
+    });
+    EXPECT_JOB_OK(job);
+    return static_cast<uint32_t>(job.board()->words[0].load());
+}
+
+// After btl_shm_fast_box_after fragments through the queue the pair switches to a fast box: rank 0
+// then has the box's cells in flight, not the queue's, and nothing is lost or reordered across the
+// switch (the switch itself happens while rank 1 does not progress: 2 fragments and the grant in the
+// queue, then the box).
+TEST(BtlShm, APairSwitchesToAFastBoxAfterNFragments)
+{
+    const shmtest::Params base = {{"btl_shm_fifo_depth", "4"}, {"btl_shm_fast_box_depth", "16"},
+                                  {"btl_shm_fragments", "64"}};
+    auto with = [&base](std::initializer_list<std::pair<std::string, std::string>> more) {
+        shmtest::Params p = base;
+        p.insert(p.end(), more);
+        return p;
+    };
+    // Switched during the warm-up: the box's 16 cells, then back-pressure (the queue stays empty).
+    EXPECT_EQ(taken_before_push_back(with({{"btl_shm_fast_box_after", "2"}}), 100), 16u);
+    // Switched while rank 1 sleeps: 2 fragments and the grant fill 3 of the queue's 4 cells, then 16.
+    EXPECT_EQ(taken_before_push_back(with({{"btl_shm_fast_box_after", "2"}}), 0), 2u + 16u);
+    // No boxes: the queue's 4 cells, whatever was sent before.
+    EXPECT_EQ(taken_before_push_back(with({{"btl_shm_fast_box_after", "0"}}), 100), 4u);
+    EXPECT_EQ(taken_before_push_back(with({{"btl_shm_fast_boxes", "0"}}), 100), 4u);
+}
+
+// Four senders to one receiver that polls at most two boxes: two senders get one, the other two stay on
+// the queue; every stream arrives whole and in order, in mixed sizes, while the others keep sending.
+TEST(BtlShm, SendersWithFastBoxesAndSendersOnTheQueueToOneReceiver)
+{
+    Job job(5, {{"btl_shm_fast_boxes", "2"}, {"btl_shm_fast_box_after", "8"}, {"btl_shm_fast_box_depth", "8"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            const size_t lengths[] = {sizeof(FragHeader), 48, 49, 3000, 20000};
+            auto length = [&lengths](uint32_t seq) { return lengths[(seq * 7 + 3) % std::size(lengths)]; };
+            if (r.rank == 0) {
+                exchange(r, {}, {1, 2, 3, 4}, 4000, length);
+            } else {
+                exchange(r, {0}, {}, 4000, length);
+            }
+        },
+        120);
+    EXPECT_JOB_OK(job);
+}
+
+// Ranks on 2 cores exchanging with everybody: every pair switches to boxes, a rank gives and is given
+// at most btl_shm_fast_boxes (here 3 of 7 peers), the rest go through the queues.
+TEST(BtlShm, EightRanksAllToAllWithSomePairsInFastBoxes)
+{
+    Job job(8, {{"btl_shm_fast_boxes", "3"}, {"btl_shm_fast_box_after", "5"}, {"btl_shm_fast_box_depth", "4"}});
+    job.run(
+        [](Rank &r) {
+            r.start();
+            const size_t max = r.btl->btl_max_send_size;
+            const size_t lengths[] = {sizeof(FragHeader), 48, 49, 1000, max / 2, max};
+            exchange(r, all_but(r.rank, r.size), all_but(r.rank, r.size), 300,
+                     [&lengths](uint32_t seq) { return lengths[seq % std::size(lengths)]; });
+        },
+        240);
     EXPECT_JOB_OK(job);
 }
 

@@ -1,8 +1,9 @@
 /*
  * How much memory btl shm takes on a host: every rank initialises and waits at a barrier; rank 0 then
- * prints the size of its mapping of the host segment (/dev/shm/tessera-<jobid>-shm-<node>, already
- * unlinked once every rank mapped it, so /proc/self/maps is where it can still be seen) and the bytes
- * used in /dev/shm, while every rank still holds the segment. docs/btl-shm.md, "Memory per host":
+ * prints the size of its mapping of the host segment (unnamed, memfd:tessera-btl-shm, by default; named
+ * /dev/shm/tessera-<jobid>-shm-<node> with btl_shm_unnamed false, already unlinked once every rank mapped
+ * it: either way /proc/self/maps is where it can still be seen) and the bytes used in /dev/shm, while
+ * every rank still holds the segment. docs/btl-shm.md, "Memory per host":
  *   build/bin/mpicc -O2 -o /tmp/shm_segment_size tools/bench/p2p/shm_segment_size.c
  *   build/bin/mpirun -np 64 --oversubscribe /tmp/shm_segment_size
  */
@@ -23,8 +24,8 @@ int main(int argc, char **argv)
         char line[512];
         while (f != NULL && fgets(line, sizeof line, f) != NULL) {
             unsigned long from, to;
-            if (strstr(line, "/dev/shm/tessera-") != NULL && strstr(line, "-shm-") != NULL &&
-                sscanf(line, "%lx-%lx", &from, &to) == 2) {
+            const int named = strstr(line, "/dev/shm/tessera-") != NULL && strstr(line, "-shm-") != NULL;
+            if ((named || strstr(line, "memfd:tessera-btl-shm") != NULL) && sscanf(line, "%lx-%lx", &from, &to) == 2) {
                 printf("mapped %lu bytes: %s", to - from, strchr(line, '/'));
             }
         }
