@@ -3,6 +3,7 @@
  * here, against what every process exposes (window.h), and the call goes to the window's osc module
  * (frameworks/osc/osc.h), which knows the epochs and moves the data.
  */
+#include <initializer_list>
 #include <string>
 
 #include "ompi/datatype/datatype.h"
@@ -96,6 +97,49 @@ int outcome(MPI_Win win, const char *function, int rc)
                                                : std::string("the operation could not be carried out"));
 }
 
+/* An entry the window's module leaves NULL. */
+int unsupported(MPI_Win win, const char *function, const Window &w)
+{
+    return raise_on_win(win, MPI_ERR_UNSUPPORTED_OPERATION, function,
+                        std::string("the osc component ") + w.osc->osc_component->base.mca_component_name +
+                            " serving " + win_label(w) + " does not provide it");
+}
+
+/* The op of an accumulate: predefined; MPI_NO_OP only where `no_op_ok` (the fetching forms). */
+const Op *accumulate_op(MPI_Win win, const char *function, MPI_Op op, bool no_op_ok, int *rc)
+{
+    const Op *reduction = op_lookup(op);
+    if (reduction == nullptr || reduction->kind == OpKind::User || (reduction->kind == OpKind::NoOp && !no_op_ok)) {
+        *rc = raise_on_win(win, MPI_ERR_OP, function,
+                           reduction == nullptr ? "invalid op in argument 'op'"
+                                                : std::string(reduction->name) + " is not a predefined op " + function +
+                                                      " takes");
+        return nullptr;
+    }
+    return reduction;
+}
+
+/* The datatypes of an accumulate: made of one and the same predefined datatype, which `op` takes. */
+int same_basic(MPI_Win win, const char *function, const Op *op, std::initializer_list<const Datatype *> types)
+{
+    const Datatype *first = nullptr;
+    for (const Datatype *t : types) {
+        const Datatype *basic = nullptr;
+        if (!single_basic(t, &basic) || basic == nullptr || (first != nullptr && basic != first)) {
+            return raise_on_win(win, MPI_ERR_TYPE, function,
+                                "the origin, result and target datatypes must be made of the same one predefined "
+                                "datatype");
+        }
+        first = basic;
+    }
+    if (op->kind != OpKind::NoOp) {
+        if (std::string why = op_check(op, *types.begin()); !why.empty()) {
+            return raise_on_win(win, MPI_ERR_OP, function, why);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
 /* Counts for the module: none when nothing moves (the module still checks its epoch). */
 std::size_t count_of(const Operation &op, int count)
 {
@@ -168,6 +212,101 @@ int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_da
                    m->osc_accumulate(origin_addr, count_of(o, origin_count), osc::to_c(o.origin), target_rank,
                                      target_disp, count_of(o, target_count), osc::to_c(o.target),
                                      osc::to_c(reduction), osc::to_c(o.w), m));
+}
+
+/* MPI-4.1 12.3.4: the target's old contents come back into the result buffer; MPI_NO_OP reads no
+ * origin, MPI_REPLACE stores it. Element-wise atomic with the window's other accumulates. */
+int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                   int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                   int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    const char *function = "MPI_Get_accumulate";
+    Operation o;
+    if (int rc = check(function, win, result_count, result_datatype, target_rank, target_disp, target_count,
+                       target_datatype, &o);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int rc = MPI_SUCCESS;
+    const Op *reduction = accumulate_op(win, function, op, true, &rc);
+    if (reduction == nullptr) {
+        return rc;
+    }
+    const Datatype *origin = nullptr;
+    if (!o.none && reduction->kind != OpKind::NoOp) {
+        if ((origin = type_of(function, win, origin_datatype, "origin_datatype", &rc)) == nullptr) {
+            return rc;
+        }
+        if (static_cast<std::size_t>(origin_count) * origin->size != o.bytes) {
+            return raise_on_win(win, MPI_ERR_TRUNCATE, function,
+                                "the origin gives " + std::to_string(static_cast<std::size_t>(origin_count) * origin->size) +
+                                    " bytes, the target takes " + std::to_string(o.bytes));
+        }
+        if ((rc = same_basic(win, function, reduction, {o.target, origin, o.origin})) != MPI_SUCCESS) {
+            return rc;
+        }
+    } else if (!o.none && (rc = same_basic(win, function, reduction, {o.target, o.origin})) != MPI_SUCCESS) {
+        return rc;
+    }
+    mca_osc_base_module_t *m = o.w->osc;
+    if (m->osc_get_accumulate == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    return outcome(win, function,
+                   m->osc_get_accumulate(origin_addr, origin == nullptr ? 0 : static_cast<std::size_t>(origin_count),
+                                         osc::to_c(origin), result_addr, count_of(o, result_count),
+                                         osc::to_c(o.origin), target_rank, target_disp, count_of(o, target_count),
+                                         osc::to_c(o.target), osc::to_c(reduction), osc::to_c(o.w), m));
+}
+
+/* One element of a predefined datatype (MPI-4.1 12.3.4). */
+int fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                 MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    const char *function = "MPI_Fetch_and_op";
+    Operation o;
+    if (int rc = check(function, win, 1, datatype, target_rank, target_disp, 1, datatype, &o); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int rc = MPI_SUCCESS;
+    const Op *reduction = accumulate_op(win, function, op, true, &rc);
+    if (reduction == nullptr) {
+        return rc;
+    }
+    if (!o.none && datatype_lookup(datatype)->derived != nullptr) {
+        return raise_on_win(win, MPI_ERR_TYPE, function, "the datatype must be predefined");
+    }
+    if (!o.none && (rc = same_basic(win, function, reduction, {o.target})) != MPI_SUCCESS) {
+        return rc;
+    }
+    mca_osc_base_module_t *m = o.w->osc;
+    if (m->osc_fetch_and_op == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    return outcome(win, function,
+                   m->osc_fetch_and_op(origin_addr, result_addr, osc::to_c(o.target), o.none ? MPI_PROC_NULL : target_rank,
+                                       target_disp, osc::to_c(reduction), osc::to_c(o.w), m));
+}
+
+/* One element of a predefined datatype, replaced when it equals the compare value (MPI-4.1 12.3.4). */
+int compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    const char *function = "MPI_Compare_and_swap";
+    Operation o;
+    if (int rc = check(function, win, 1, datatype, target_rank, target_disp, 1, datatype, &o); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (!o.none && datatype_lookup(datatype)->derived != nullptr) {
+        return raise_on_win(win, MPI_ERR_TYPE, function, "the datatype must be predefined");
+    }
+    mca_osc_base_module_t *m = o.w->osc;
+    if (m->osc_compare_and_swap == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    return outcome(win, function,
+                   m->osc_compare_and_swap(origin_addr, compare_addr, result_addr, osc::to_c(o.target),
+                                           o.none ? MPI_PROC_NULL : target_rank, target_disp, osc::to_c(o.w), m));
 }
 
 int win_fence(int assert, MPI_Win win)

@@ -163,7 +163,8 @@ coverage)
     grep -qx "coverage:function:$f:implemented" "$tmp/out" || fail "$f not implemented"
   done
   grep -qx 'coverage:function:MPI_Send:implemented' "$tmp/out" || fail "MPI_Send not implemented"
-  grep -qx 'coverage:function:MPI_Win_lock:missing' "$tmp/out" || fail "MPI_Win_lock not listed as missing"
+  grep -qx 'coverage:function:MPI_Win_lock:implemented' "$tmp/out" || fail "MPI_Win_lock not implemented"
+  grep -qx 'coverage:function:MPI_Win_allocate_shared:missing' "$tmp/out" || fail "MPI_Win_allocate_shared not listed as missing"
   [ "$(grep -c '^coverage:function:' "$tmp/out")" = 664 ] || fail "not 664 function lines"
   grep -q '^mca:' "$tmp/out" && fail "--coverage also printed components"
   run --coverage --json
