@@ -8,7 +8,7 @@
 
 namespace tessera::ompi {
 
-/* orte's frameworks, then btl, dte, coll, translator, trace. */
+/* orte's frameworks, then btl, dte, coll, osc, translator, trace. */
 std::vector<mca_base_framework_t *> frameworks();
 
 /*

@@ -20,6 +20,8 @@ namespace tessera::ompi::pml {
 /* Tags -3 .. -15 are for fixed uses, one per subsystem (communicator creation...); collectives take
  * kTagCollFirst and below (ompi/coll/coll_schedule.h: one tag per collective call). */
 inline constexpr int kTagInternalFirst = -3;
+/* -3 .. -5: osc am's requests, payloads and replies, on a window's private communicator only. */
+inline constexpr int kTagOscFirst = kTagInternalFirst;
 inline constexpr int kTagCollFirst = -16;
 
 /* Communicator creation between some ranks of a communicator only, outside its collective numbering,

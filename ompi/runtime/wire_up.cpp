@@ -14,6 +14,7 @@
 #include "ompi/pml/pml.h"
 #include "ompi/proc/modex.h"
 #include "ompi/runtime/runtime.h"
+#include "ompi/win/win_osc.h"
 
 namespace tessera::ompi {
 
@@ -167,6 +168,9 @@ std::string wire_up(bool thread_multiple)
     if (std::string problem = coll_init(thread_multiple); !problem.empty()) {
         return problem;
     }
+    if (std::string problem = osc_init(thread_multiple); !problem.empty()) {
+        return problem;
+    }
     for (Communicator *comm : {&comm_world(), &comm_self()}) {
         if (std::string problem = coll_comm_enable(*comm); !problem.empty()) {
             return problem;
@@ -187,6 +191,7 @@ std::string wire_down()
     coll_comm_disable(comm_self());
     coll_comm_disable(comm_world());
     coll_finalize();
+    osc_finalize();
     /* Every rank past its last send before any transport closes. */
     if (rt.kv != nullptr && rt.kv->fence() != 0) {
         problem = "the final fence with mpirun failed";

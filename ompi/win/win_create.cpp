@@ -10,6 +10,9 @@
 #include "ompi/info/info.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/runtime/string_out.h"
+#include "frameworks/osc/base/base.h"
+#include "mca/constants.h"
+#include "ompi/win/win_osc.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
@@ -37,7 +40,6 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
     w->flavor = flavor;
     w->owns_memory = owns_memory;
     w->info = info;
-    w->requests_to.assign(static_cast<std::size_t>(w->size), 0);
     w->targets.resize(static_cast<std::size_t>(w->size));
     const WindowTarget mine{size, disp_unit};
     static_assert(sizeof(WindowTarget) == 16);
@@ -46,6 +48,22 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
         MPI_Comm c = w->comm;
         comm_free(&c);
         return raise_on_comm(on, rc, function, "exchanging the window's sizes failed");
+    }
+    /* Every process asks the same components with the same facts, so all choose the same module. */
+    const mca_osc_base_window_args_t args{flavor,        base, static_cast<std::size_t>(size), disp_unit,
+                                          osc::to_c(dup), dup->size, dup->rank,             {}};
+    const std::string label = "the window of " + comm_label(*parent);
+    if (int rc = tessera_osc_base_win_select(osc::to_c(w.get()), &args, label.c_str(), &w->base, &w->osc);
+        rc != TESSERA_SUCCESS) {
+        MPI_Comm c = w->comm;
+        comm_free(&c);
+        return rc == TESSERA_ERR_NOT_FOUND
+                   ? raise_on_comm(on, MPI_ERR_UNSUPPORTED_OPERATION, function,
+                                   "no osc component offers a module for this window (see the osc parameter; "
+                                   "osc_base_verbose 1 says more)")
+                   : raise_on_comm(on, MPI_ERR_OTHER, function,
+                                   std::string("the window's one-sided communication could not be set up: ") +
+                                       tessera_strerror(rc));
     }
     *win = win_handle(w.get());
     win_register(w.release());
@@ -128,18 +146,17 @@ int win_free(MPI_Win *win)
     if (w == nullptr) {
         return rc;
     }
-    if (!w->pending.empty()) {
-        return raise_on_win(*win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
-                            std::to_string(w->pending.size()) +
-                                " operations of this process are not completed: close the epoch with MPI_Win_fence first");
-    }
     std::string error;
     if (int cb = attr_delete_all(AttrKind::Win, *win, &error); cb != MPI_SUCCESS) {
         return raise_on_win(*win, cb, "MPI_Win_free", error);
     }
-    if (int b = barrier(w->comm); b != MPI_SUCCESS) {
-        return raise_on_win(*win, b, "MPI_Win_free", "the processes of the window could not synchronize");
+    if (int rc = w->osc->osc_free(osc::to_c(w), w->osc); rc != MPI_SUCCESS) {
+        return raise_on_win(*win, rc, "MPI_Win_free",
+                            rc == MPI_ERR_RMA_SYNC
+                                ? "operations of this process are not completed: close their epoch first"
+                                : "the processes of the window could not synchronize");
     }
+    w->osc = nullptr;
     win_unregister(w);
     comm_free(&w->comm);
     if (w->owns_memory && w->base != nullptr) {

@@ -1,142 +1,21 @@
 /*
- * MPI_Put, MPI_Get, MPI_Accumulate and MPI_Win_fence (MPI-4.1 12.3, 12.5.1) as messages over the
- * window's private communicator (window.h).
- *
- * An operation sends its target a request at once: a RequestHeader and the target datatype's
- * normalized description (datatype_describe), which the target walks to find the bytes in its window;
- * a Put or Accumulate sends its origin data after it, a Get posts the receive of its reply. The fence
- * learns how many requests each process was sent (a reduce-scatter of the counts), serves that many in
- * arrival order (MPI_Accumulate's ordering: one origin's requests to a target are served in the order
- * it made them), then completes this process's own sends and receives. Request and data tags alternate
- * with the epoch, so that a process already in the next epoch cannot have its requests taken for the
- * last one's.
+ * MPI_Put, MPI_Get, MPI_Accumulate and MPI_Win_fence (MPI-4.1 12.3, 12.5.1): the arguments are checked
+ * here, against what every process exposes (window.h), and the call goes to the window's osc module
+ * (frameworks/osc/osc.h), which knows the epochs and moves the data.
  */
-#include <algorithm>
-#include <cstring>
-#include <vector>
+#include <initializer_list>
+#include <string>
 
-#include "frameworks/dte/dte.h"
 #include "ompi/datatype/datatype.h"
-#include "ompi/datatype/datatype_derived.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/op/op.h"
-#include "ompi/pml/p2p_functions.h"
 #include "ompi/runtime/native_api.h"
+#include "ompi/win/win_osc.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
 
 namespace {
-
-enum class Kind : std::uint32_t { Put = 1, Get, Accumulate };
-
-struct RequestHeader {
-    Kind kind;
-    std::uint32_t elems;      /* description elements that follow; 0: contiguous, `bytes` at disp_bytes */
-    std::int64_t disp_bytes;  /* target_disp * the target's displacement unit */
-    std::uint64_t count;      /* target elements */
-    std::int64_t extent;      /* of the target datatype */
-    std::uint64_t bytes;      /* packed bytes the operation moves */
-    std::uint64_t basic;      /* Accumulate: handle of the predefined datatype of the elements */
-    std::uint64_t op;         /* Accumulate: handle of the predefined op */
-};
-
-int request_tag(std::uint32_t epoch) { return 1 + static_cast<int>(epoch & 1u); }
-int data_tag(std::uint32_t epoch) { return 3 + static_cast<int>(epoch & 1u); }
-constexpr int kReplyTag = 5;
-
-/* Calls fn(offset, length) for each block of `count` elements described by `desc` (extent apart), in
- * packed order; offsets are relative to the first element. */
-template <typename Fn>
-void walk(const mca_dte_elem_t *desc, std::size_t n, std::ptrdiff_t base, Fn &fn)
-{
-    for (std::size_t i = 0; i < n;) {
-        const mca_dte_elem_t &e = desc[i];
-        if (e.op == MCA_DTE_OP_BLOCKS) {
-            for (std::uint64_t b = 0; b < e.count; ++b) {
-                fn(base + e.disp + static_cast<std::ptrdiff_t>(b) * e.stride, e.blocklen);
-            }
-            ++i;
-        } else if (e.op == MCA_DTE_OP_LOOP) {
-            for (std::uint64_t it = 0; it < e.count; ++it) {
-                walk(desc + i + 1, e.items, base + static_cast<std::ptrdiff_t>(it) * e.stride, fn);
-            }
-            i += e.items + 2; /* the loop, its body, its END_LOOP */
-        } else {
-            ++i;
-        }
-    }
-}
-
-/* The target side of a request: the window's bytes it names, as packed bytes and back. */
-struct TargetBytes {
-    const RequestHeader &h;
-    const mca_dte_elem_t *desc;
-    char *at; /* window base + disp_bytes */
-
-    template <typename Fn>
-    void each(Fn fn) const
-    {
-        if (h.elems == 0) {
-            fn(std::ptrdiff_t{0}, h.bytes);
-            return;
-        }
-        for (std::uint64_t i = 0; i < h.count; ++i) {
-            walk(desc, h.elems, static_cast<std::ptrdiff_t>(i) * h.extent, fn);
-        }
-    }
-    void gather(char *out) const
-    {
-        each([&](std::ptrdiff_t off, std::size_t len) {
-            std::memcpy(out, at + off, len);
-            out += len;
-        });
-    }
-    void scatter(const char *in) const
-    {
-        each([&](std::ptrdiff_t off, std::size_t len) {
-            std::memcpy(at + off, in, len);
-            in += len;
-        });
-    }
-};
-
-/* Applies one request from `source` (its header and description in `msg`); a Get's reply is sent
- * with `replies` keeping the request and its buffer until the fence completes them. */
-int serve(Window &w, const std::vector<char> &msg, int source, std::vector<MPI_Request> &replies,
-          std::vector<std::vector<char>> &reply_data)
-{
-    RequestHeader h;
-    std::memcpy(&h, msg.data(), sizeof h);
-    const auto *desc = reinterpret_cast<const mca_dte_elem_t *>(msg.data() + sizeof h);
-    const TargetBytes target{h, desc, static_cast<char *>(w.base) + h.disp_bytes};
-    std::vector<char> data(h.bytes);
-    if (h.kind == Kind::Get) {
-        target.gather(data.data());
-        MPI_Request r = MPI_REQUEST_NULL;
-        const int rc =
-            isend_c(data.data(), static_cast<MPI_Count>(data.size()), MPI_BYTE, source, kReplyTag, w.comm, &r);
-        reply_data.push_back(std::move(data)); /* a moved vector keeps its bytes where the send reads them */
-        replies.push_back(r);
-        return rc;
-    }
-    if (int rc = recv_c(data.data(), static_cast<MPI_Count>(h.bytes), MPI_BYTE, source, data_tag(w.epoch), w.comm,
-                        MPI_STATUS_IGNORE);
-        rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (h.kind == Kind::Put) {
-        target.scatter(data.data());
-        return MPI_SUCCESS;
-    }
-    const Datatype *basic = datatype_lookup(reinterpret_cast<MPI_Datatype>(h.basic));
-    const Op *op = op_lookup(reinterpret_cast<MPI_Op>(h.op));
-    std::vector<char> current(h.bytes);
-    target.gather(current.data());
-    op_reduce(op, data.data(), current.data(), h.bytes / basic->size, basic);
-    target.scatter(current.data());
-    return MPI_SUCCESS;
-}
 
 /* An operation's datatype argument: committed. */
 const Datatype *type_of(const char *function, MPI_Win win, MPI_Datatype handle, const char *name, int *rc)
@@ -168,10 +47,6 @@ int check(const char *function, MPI_Win win, int origin_count, MPI_Datatype orig
         return rc;
     }
     Window &w = *op->w;
-    if (!w.epoch_open) {
-        return raise_on_win(win, MPI_ERR_RMA_SYNC, function,
-                            "no access epoch is open on " + win_label(w) + ": call MPI_Win_fence first");
-    }
     if (target_rank == MPI_PROC_NULL) {
         op->none = true;
         return MPI_SUCCESS;
@@ -209,57 +84,66 @@ int check(const char *function, MPI_Win win, int origin_count, MPI_Datatype orig
     return MPI_SUCCESS;
 }
 
-/* Sends the request of an operation checked by check(); a Put's or Accumulate's data follows it
- * (send_data). */
-int send_request(Operation &op, Kind kind, int target_rank, MPI_Aint target_disp, int target_count,
-                 const Datatype *basic, const Op *reduction)
-{
-    Window &w = *op.w;
-    std::vector<mca_dte_elem_t> desc;
-    if (!op.target->contiguous) {
-        datatype_describe(op.target, &desc);
-    }
-    RequestHeader h{};
-    h.kind = kind;
-    h.elems = static_cast<std::uint32_t>(desc.size());
-    h.disp_bytes = target_disp * w.targets[static_cast<std::size_t>(target_rank)].disp_unit +
-                   (op.target->contiguous ? op.target->true_lb : 0);
-    h.count = static_cast<std::uint64_t>(target_count);
-    h.extent = op.target->extent;
-    h.bytes = op.bytes;
-    h.basic = reinterpret_cast<std::uint64_t>(basic != nullptr ? datatype_handle(basic) : MPI_DATATYPE_NULL);
-    h.op = reinterpret_cast<std::uint64_t>(reduction != nullptr ? op_handle(reduction) : MPI_OP_NULL);
-    std::vector<char> msg(sizeof h + desc.size() * sizeof(mca_dte_elem_t));
-    std::memcpy(msg.data(), &h, sizeof h);
-    if (!desc.empty()) {
-        std::memcpy(msg.data() + sizeof h, desc.data(), desc.size() * sizeof(mca_dte_elem_t));
-    }
-    MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = isend_c(msg.data(), static_cast<MPI_Count>(msg.size()), MPI_BYTE, target_rank, request_tag(w.epoch),
-                           w.comm, &r);
-    w.buffers.push_back(std::move(msg));
-    if (rc == MPI_SUCCESS) {
-        w.pending.push_back(r);
-        ++w.requests_to[static_cast<std::size_t>(target_rank)];
-    }
-    return rc;
-}
-
-/* The origin data of a Put or Accumulate, after its request. */
-int send_data(Operation &op, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank)
-{
-    Window &w = *op.w;
-    MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = isend_c(origin_addr, origin_count, origin_datatype, target_rank, data_tag(w.epoch), w.comm, &r);
-    if (rc == MPI_SUCCESS) {
-        w.pending.push_back(r);
-    }
-    return rc;
-}
-
+/* What the module answered, raised on the window. */
 int outcome(MPI_Win win, const char *function, int rc)
 {
-    return rc == MPI_SUCCESS ? rc : raise_on_win(win, rc, function, "sending the operation to its target failed");
+    if (rc == MPI_SUCCESS) {
+        return rc;
+    }
+    Window *w = win_lookup(win);
+    const std::string label = w != nullptr ? win_label(*w) : std::string("the window");
+    return raise_on_win(win, rc, function,
+                        rc == MPI_ERR_RMA_SYNC ? "no epoch open on " + label + " allows this call"
+                                               : std::string("the operation could not be carried out"));
+}
+
+/* An entry the window's module leaves NULL. */
+int unsupported(MPI_Win win, const char *function, const Window &w)
+{
+    return raise_on_win(win, MPI_ERR_UNSUPPORTED_OPERATION, function,
+                        std::string("the osc component ") + w.osc->osc_component->base.mca_component_name +
+                            " serving " + win_label(w) + " does not provide it");
+}
+
+/* The op of an accumulate: predefined; MPI_NO_OP only where `no_op_ok` (the fetching forms). */
+const Op *accumulate_op(MPI_Win win, const char *function, MPI_Op op, bool no_op_ok, int *rc)
+{
+    const Op *reduction = op_lookup(op);
+    if (reduction == nullptr || reduction->kind == OpKind::User || (reduction->kind == OpKind::NoOp && !no_op_ok)) {
+        *rc = raise_on_win(win, MPI_ERR_OP, function,
+                           reduction == nullptr ? "invalid op in argument 'op'"
+                                                : std::string(reduction->name) + " is not a predefined op " + function +
+                                                      " takes");
+        return nullptr;
+    }
+    return reduction;
+}
+
+/* The datatypes of an accumulate: made of one and the same predefined datatype, which `op` takes. */
+int same_basic(MPI_Win win, const char *function, const Op *op, std::initializer_list<const Datatype *> types)
+{
+    const Datatype *first = nullptr;
+    for (const Datatype *t : types) {
+        const Datatype *basic = nullptr;
+        if (!single_basic(t, &basic) || basic == nullptr || (first != nullptr && basic != first)) {
+            return raise_on_win(win, MPI_ERR_TYPE, function,
+                                "the origin, result and target datatypes must be made of the same one predefined "
+                                "datatype");
+        }
+        first = basic;
+    }
+    if (op->kind != OpKind::NoOp) {
+        if (std::string why = op_check(op, *types.begin()); !why.empty()) {
+            return raise_on_win(win, MPI_ERR_OP, function, why);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Counts for the module: none when nothing moves (the module still checks its epoch). */
+std::size_t count_of(const Operation &op, int count)
+{
+    return op.none ? 0 : static_cast<std::size_t>(count);
 }
 
 } // namespace
@@ -270,14 +154,13 @@ int put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
     Operation op;
     if (int rc = check("MPI_Put", win, origin_count, origin_datatype, target_rank, target_disp, target_count,
                        target_datatype, &op);
-        rc != MPI_SUCCESS || op.none) {
+        rc != MPI_SUCCESS) {
         return rc;
     }
-    int rc = send_request(op, Kind::Put, target_rank, target_disp, target_count, nullptr, nullptr);
-    if (rc == MPI_SUCCESS) {
-        rc = send_data(op, origin_addr, origin_count, origin_datatype, target_rank);
-    }
-    return outcome(win, "MPI_Put", rc);
+    mca_osc_base_module_t *m = op.w->osc;
+    return outcome(win, "MPI_Put",
+                   m->osc_put(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank, target_disp,
+                              count_of(op, target_count), osc::to_c(op.target), osc::to_c(op.w), m));
 }
 
 int get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
@@ -286,17 +169,13 @@ int get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int t
     Operation op;
     if (int rc = check("MPI_Get", win, origin_count, origin_datatype, target_rank, target_disp, target_count,
                        target_datatype, &op);
-        rc != MPI_SUCCESS || op.none) {
+        rc != MPI_SUCCESS) {
         return rc;
     }
-    Window &w = *op.w;
-    MPI_Request r = MPI_REQUEST_NULL;
-    int rc = irecv_c(origin_addr, origin_count, origin_datatype, target_rank, kReplyTag, w.comm, &r);
-    if (rc == MPI_SUCCESS) {
-        w.pending.push_back(r);
-        rc = send_request(op, Kind::Get, target_rank, target_disp, target_count, nullptr, nullptr);
-    }
-    return outcome(win, "MPI_Get", rc);
+    mca_osc_base_module_t *m = op.w->osc;
+    return outcome(win, "MPI_Get",
+                   m->osc_get(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank, target_disp,
+                              count_of(op, target_count), osc::to_c(op.target), osc::to_c(op.w), m));
 }
 
 /* A predefined op only (MPI-4.1 12.3.4), MPI_REPLACE included, on datatypes made of one predefined
@@ -317,23 +196,117 @@ int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_da
                             reduction == nullptr ? "invalid op in argument 'op'"
                                                  : std::string(reduction->name) + " is not a predefined op MPI_Accumulate takes");
     }
-    if (o.none) {
-        return MPI_SUCCESS;
+    if (!o.none) {
+        const Datatype *basic = nullptr, *origin_basic = nullptr;
+        if (!single_basic(o.target, &basic) || !single_basic(o.origin, &origin_basic) || basic != origin_basic ||
+            basic == nullptr) {
+            return raise_on_win(win, MPI_ERR_TYPE, function,
+                                "the origin and target datatypes must be made of the same one predefined datatype");
+        }
+        if (std::string why = op_check(reduction, o.target); !why.empty()) {
+            return raise_on_win(win, MPI_ERR_OP, function, why);
+        }
     }
-    const Datatype *basic = nullptr, *origin_basic = nullptr;
-    if (!single_basic(o.target, &basic) || !single_basic(o.origin, &origin_basic) || basic != origin_basic ||
-        basic == nullptr) {
-        return raise_on_win(win, MPI_ERR_TYPE, function,
-                            "the origin and target datatypes must be made of the same one predefined datatype");
+    mca_osc_base_module_t *m = o.w->osc;
+    return outcome(win, function,
+                   m->osc_accumulate(origin_addr, count_of(o, origin_count), osc::to_c(o.origin), target_rank,
+                                     target_disp, count_of(o, target_count), osc::to_c(o.target),
+                                     osc::to_c(reduction), osc::to_c(o.w), m));
+}
+
+/* MPI-4.1 12.3.4: the target's old contents come back into the result buffer; MPI_NO_OP reads no
+ * origin, MPI_REPLACE stores it. Element-wise atomic with the window's other accumulates. */
+int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                   int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                   int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    const char *function = "MPI_Get_accumulate";
+    Operation o;
+    if (int rc = check(function, win, result_count, result_datatype, target_rank, target_disp, target_count,
+                       target_datatype, &o);
+        rc != MPI_SUCCESS) {
+        return rc;
     }
-    if (std::string why = op_check(reduction, o.target); !why.empty()) {
-        return raise_on_win(win, MPI_ERR_OP, function, why);
+    int rc = MPI_SUCCESS;
+    const Op *reduction = accumulate_op(win, function, op, true, &rc);
+    if (reduction == nullptr) {
+        return rc;
     }
-    int rc = send_request(o, Kind::Accumulate, target_rank, target_disp, target_count, basic, reduction);
-    if (rc == MPI_SUCCESS) {
-        rc = send_data(o, origin_addr, origin_count, origin_datatype, target_rank);
+    const Datatype *origin = nullptr;
+    if (!o.none && reduction->kind != OpKind::NoOp) {
+        if ((origin = type_of(function, win, origin_datatype, "origin_datatype", &rc)) == nullptr) {
+            return rc;
+        }
+        if (static_cast<std::size_t>(origin_count) * origin->size != o.bytes) {
+            return raise_on_win(win, MPI_ERR_TRUNCATE, function,
+                                "the origin gives " + std::to_string(static_cast<std::size_t>(origin_count) * origin->size) +
+                                    " bytes, the target takes " + std::to_string(o.bytes));
+        }
+        if ((rc = same_basic(win, function, reduction, {o.target, origin, o.origin})) != MPI_SUCCESS) {
+            return rc;
+        }
+    } else if (!o.none && (rc = same_basic(win, function, reduction, {o.target, o.origin})) != MPI_SUCCESS) {
+        return rc;
     }
-    return outcome(win, function, rc);
+    mca_osc_base_module_t *m = o.w->osc;
+    if (m->osc_get_accumulate == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    return outcome(win, function,
+                   m->osc_get_accumulate(origin_addr, origin == nullptr ? 0 : static_cast<std::size_t>(origin_count),
+                                         osc::to_c(origin), result_addr, count_of(o, result_count),
+                                         osc::to_c(o.origin), target_rank, target_disp, count_of(o, target_count),
+                                         osc::to_c(o.target), osc::to_c(reduction), osc::to_c(o.w), m));
+}
+
+/* One element of a predefined datatype (MPI-4.1 12.3.4). */
+int fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                 MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    const char *function = "MPI_Fetch_and_op";
+    Operation o;
+    if (int rc = check(function, win, 1, datatype, target_rank, target_disp, 1, datatype, &o); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    int rc = MPI_SUCCESS;
+    const Op *reduction = accumulate_op(win, function, op, true, &rc);
+    if (reduction == nullptr) {
+        return rc;
+    }
+    if (!o.none && datatype_lookup(datatype)->derived != nullptr) {
+        return raise_on_win(win, MPI_ERR_TYPE, function, "the datatype must be predefined");
+    }
+    if (!o.none && (rc = same_basic(win, function, reduction, {o.target})) != MPI_SUCCESS) {
+        return rc;
+    }
+    mca_osc_base_module_t *m = o.w->osc;
+    if (m->osc_fetch_and_op == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    return outcome(win, function,
+                   m->osc_fetch_and_op(origin_addr, result_addr, osc::to_c(o.target), o.none ? MPI_PROC_NULL : target_rank,
+                                       target_disp, osc::to_c(reduction), osc::to_c(o.w), m));
+}
+
+/* One element of a predefined datatype, replaced when it equals the compare value (MPI-4.1 12.3.4). */
+int compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    const char *function = "MPI_Compare_and_swap";
+    Operation o;
+    if (int rc = check(function, win, 1, datatype, target_rank, target_disp, 1, datatype, &o); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (!o.none && datatype_lookup(datatype)->derived != nullptr) {
+        return raise_on_win(win, MPI_ERR_TYPE, function, "the datatype must be predefined");
+    }
+    mca_osc_base_module_t *m = o.w->osc;
+    if (m->osc_compare_and_swap == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    return outcome(win, function,
+                   m->osc_compare_and_swap(origin_addr, compare_addr, result_addr, osc::to_c(o.target),
+                                           o.none ? MPI_PROC_NULL : target_rank, target_disp, osc::to_c(o.w), m));
 }
 
 int win_fence(int assert, MPI_Win win)
@@ -343,36 +316,10 @@ int win_fence(int assert, MPI_Win win)
     if (w == nullptr) {
         return rc;
     }
-    int expected = 0;
-    if (rc = reduce_scatter_block_c(w->requests_to.data(), &expected, 1, MPI_INT, MPI_SUM, w->comm);
-        rc != MPI_SUCCESS) {
-        return raise_on_win(win, rc, "MPI_Win_fence", "the processes of the window could not exchange their counts");
+    if (rc = w->osc->osc_fence(assert, osc::to_c(w), w->osc); rc != MPI_SUCCESS) {
+        return raise_on_win(win, rc, "MPI_Win_fence", "completing the epoch's operations failed");
     }
-    std::vector<MPI_Request> replies;
-    std::vector<std::vector<char>> reply_data;
-    for (int i = 0; i < expected && rc == MPI_SUCCESS; ++i) {
-        MPI_Status status;
-        MPI_Count bytes = 0;
-        if ((rc = probe(MPI_ANY_SOURCE, request_tag(w->epoch), w->comm, &status)) != MPI_SUCCESS ||
-            (rc = get_count_c(&status, MPI_BYTE, &bytes)) != MPI_SUCCESS) {
-            break;
-        }
-        std::vector<char> msg(static_cast<std::size_t>(bytes));
-        if ((rc = recv_c(msg.data(), bytes, MPI_BYTE, status.MPI_SOURCE, request_tag(w->epoch), w->comm,
-                         MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
-            break;
-        }
-        rc = serve(*w, msg, status.MPI_SOURCE, replies, reply_data);
-    }
-    int mine = waitall(static_cast<int>(w->pending.size()), w->pending.data(), MPI_STATUSES_IGNORE);
-    int theirs = waitall(static_cast<int>(replies.size()), replies.data(), MPI_STATUSES_IGNORE);
-    w->pending.clear();
-    w->buffers.clear();
-    std::fill(w->requests_to.begin(), w->requests_to.end(), 0);
-    ++w->epoch;
-    w->epoch_open = (assert & MPI_MODE_NOSUCCEED) == 0;
-    rc = rc != MPI_SUCCESS ? rc : mine != MPI_SUCCESS ? mine : theirs;
-    return rc == MPI_SUCCESS ? rc : raise_on_win(win, rc, "MPI_Win_fence", "completing the epoch's operations failed");
+    return MPI_SUCCESS;
 }
 
 } // namespace tessera::ompi::native

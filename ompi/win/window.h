@@ -1,13 +1,10 @@
 /*
  * Windows (MPI-4.1 chapter 12): memory a process exposes to the others of a communicator, its
- * attributes, name, hints and error handler, and the fence-synchronized one-sided operations.
+ * attributes, name, hints and error handler, and the argument checks of the one-sided operations.
  *
- * The operations travel as point-to-point messages over a private duplicate of the communicator
- * (win_rma.cpp): MPI_Put, MPI_Get and MPI_Accumulate send a request (and a Put's or Accumulate's data)
- * at once, and the target applies what it was sent in the MPI_Win_fence that closes the epoch. So an
- * operation completes at the fence, as the standard allows, and the target needs no progress of its own
- * between fences. Passive target (MPI_Win_lock), post-start-complete-wait and the request-based and
- * atomic operations are not implemented (tessera_info --coverage lists them missing).
+ * How the operations move and how epochs synchronize is the business of the window's osc module
+ * (frameworks/osc/osc.h, docs/osc.md), chosen when the window is created: this layer checks what it can
+ * (ranks, datatypes, sizes, ranges, ops) and hands the call to the module.
  */
 #ifndef TESSERA_OMPI_WIN_WINDOW_H
 #define TESSERA_OMPI_WIN_WINDOW_H
@@ -18,6 +15,7 @@
 
 #include <mpi.h>
 
+#include "frameworks/osc/osc.h"
 #include "ompi/info/info.h"
 #include "ompi/runtime/user_handle.h"
 
@@ -52,12 +50,9 @@ struct Window {
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; /* retained while set (errhandler_retain) */
     InfoEntries info;
 
-    /* Fence epochs: open between a fence without MPI_MODE_NOSUCCEED and the next fence. */
-    bool epoch_open = false;
-    std::uint32_t epoch = 0;         /* fences so far: tags tell one epoch's requests from the next's */
-    std::vector<int> requests_to;    /* requests sent to each target in this epoch */
-    std::vector<MPI_Request> pending; /* this process's sends and Get receives of this epoch */
-    std::vector<std::vector<char>> buffers; /* what those sends send, until the fence (moving keeps the bytes) */
+    /* The window's one-sided communication (frameworks/osc/osc.h), chosen at creation: every
+     * operation and synchronisation goes to it once its arguments are checked (win_rma.cpp). */
+    mca_osc_base_module_t *osc = nullptr;
 };
 
 /* The window of a handle, or nullptr for MPI_WIN_NULL and handles that name no window. */

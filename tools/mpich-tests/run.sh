@@ -2,8 +2,9 @@
 # Runs part of MPICH's own test suite (test/mpi of Debian's mpich source package) against a Tessera
 # build: the directories of the MPI functions Tessera implements (attributes, collectives,
 # communicators, datatypes, error handlers, groups, info, initialization, point-to-point, topologies)
-# and their erroneous-argument tests under errors/, and of rma the tests listed in rma-tests.txt (fence
-# epochs and window objects: passive target and the rest of one-sided communication are not implemented), with --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
+# and their erroneous-argument tests under errors/, and of rma the tests listed in rma-tests.txt (window
+# objects, fence epochs and passive target: PSCW, request-based operations, dynamic and shared windows are
+# not implemented), with --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
 # a test fails that expected-failures.txt does not list (with the reason it fails), 0 otherwise.
 #
 # usage: tools/mpich-tests/run.sh [--dirs "DIR..."] [--translator NAME] [BUILD_DIR [WORK_DIR]]

@@ -9,6 +9,7 @@
 #include "frameworks/btl/base/base.h"
 #include "frameworks/coll/base/base.h"
 #include "frameworks/dte/base/base.h"
+#include "frameworks/osc/base/base.h"
 #include "frameworks/plm/base/base.h"
 #include "frameworks/trace/base/base.h"
 #include "frameworks/translator/base/base.h"
@@ -32,15 +33,16 @@ TEST(Frameworks, RuntimeLayerHasThePlm)
     EXPECT_EQ(list[0]->kind, MCA_FRAMEWORK_ONE_OF_MANY);
 }
 
-TEST(Frameworks, MpiLayerListsAllSixInOrder)
+TEST(Frameworks, MpiLayerListsAllSevenInOrder)
 {
     auto list = tessera::ompi::frameworks();
-    ASSERT_EQ(list.size(), 6u);
-    const char *names[] = {"plm", "btl", "dte", "coll", "translator", "trace"};
+    ASSERT_EQ(list.size(), 7u);
+    const char *names[] = {"plm", "btl", "dte", "coll", "osc", "translator", "trace"};
     const mca_framework_kind_t kinds[] = {MCA_FRAMEWORK_ONE_OF_MANY, MCA_FRAMEWORK_MANY_OF_MANY,
                                           MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_PER_OBJECT,
-                                          MCA_FRAMEWORK_ONE_OF_MANY, MCA_FRAMEWORK_MANY_OF_MANY};
-    for (size_t i = 0; i < 6; ++i) {
+                                          MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_ONE_OF_MANY,
+                                          MCA_FRAMEWORK_MANY_OF_MANY};
+    for (size_t i = 0; i < 7; ++i) {
         EXPECT_STREQ(list[i]->name, names[i]);
         EXPECT_EQ(list[i]->kind, kinds[i]) << names[i];
         EXPECT_STREQ(list[i]->layer, i == 0 ? "orte" : "ompi") << names[i];
@@ -50,6 +52,7 @@ TEST(Frameworks, MpiLayerListsAllSixInOrder)
     }
     EXPECT_EQ(mca_btl_base_framework.component_struct_size, sizeof(mca_btl_base_component_t));
     EXPECT_EQ(mca_plm_base_framework.component_struct_size, sizeof(mca_plm_base_component_t));
+    EXPECT_EQ(mca_osc_base_framework.component_struct_size, sizeof(mca_osc_base_component_t));
 }
 
 TEST(Frameworks, RegisterFrameworksRegistersEveryOneAndTheirParameters)

@@ -77,7 +77,7 @@ doc = json.load(open(sys.argv[1]))
 for key in ("config", "paths", "frameworks", "params"):
     assert key in doc, f"JSON lacks {key}"
 names = {f["name"] for f in doc["frameworks"]}
-assert {"plm", "btl", "dte", "coll", "translator", "trace"} <= names, names
+assert {"plm", "btl", "dte", "coll", "osc", "translator", "trace"} <= names, names
 p = next(p for p in doc["params"] if p["name"] == "mca_component_path")
 assert p["source"] == "default" and p["type"] == "string", p
 print(len(doc["params"]), "parameters,", len(names), "frameworks in JSON")
@@ -163,7 +163,8 @@ coverage)
     grep -qx "coverage:function:$f:implemented" "$tmp/out" || fail "$f not implemented"
   done
   grep -qx 'coverage:function:MPI_Send:implemented' "$tmp/out" || fail "MPI_Send not implemented"
-  grep -qx 'coverage:function:MPI_Win_lock:missing' "$tmp/out" || fail "MPI_Win_lock not listed as missing"
+  grep -qx 'coverage:function:MPI_Win_lock:implemented' "$tmp/out" || fail "MPI_Win_lock not implemented"
+  grep -qx 'coverage:function:MPI_Win_allocate_shared:missing' "$tmp/out" || fail "MPI_Win_allocate_shared not listed as missing"
   [ "$(grep -c '^coverage:function:' "$tmp/out")" = 664 ] || fail "not 664 function lines"
   grep -q '^mca:' "$tmp/out" && fail "--coverage also printed components"
   run --coverage --json

@@ -1,0 +1,156 @@
+/*
+ * osc am: a window's one-sided operations as messages over the window's private communicator, applied
+ * by the target from its progress hook (docs/osc.md). Every operation sends its target a request header
+ * (Ctl) and, when it carries any, a payload: the target datatype's normalized description, then the
+ * origin data packed. The target keeps a receive posted for the next header of each peer, applies what
+ * arrives in arrival order (one origin's operations in the order it made them) from the progress hook,
+ * and answers the operations that return something (Get, Get_accumulate, Fetch_and_op,
+ * Compare_and_swap, and the acknowledgements of lock, flush and unlock) on a reply tag, in the same
+ * order, so that the origin's receives, posted in the order it sent its requests, match them.
+ *
+ * Fence epochs count the requests each process sent to each target (a reduce-scatter at the fence);
+ * the target's fence waits until its hook has applied that many of the epoch. Passive target: a lock
+ * queue per window at the target (shared and exclusive), granted by acknowledgement; flush and unlock
+ * are acknowledged once everything the origin sent before them was applied.
+ */
+#ifndef TESSERA_COMPONENTS_OSC_AM_OSC_AM_H
+#define TESSERA_COMPONENTS_OSC_AM_OSC_AM_H
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <mpi.h>
+
+#include "frameworks/dte/dte.h"
+#include "frameworks/osc/osc.h"
+#include "ompi/pml/pml_internal.h"
+#include "ompi/pml/pml_request.h"
+#include "ompi/win/win_osc.h"
+
+extern "C" mca_osc_base_component_t mca_osc_am_component;
+
+namespace tessera::ompi::osc_am {
+
+extern int priority;
+
+enum class Kind : std::uint32_t { Put = 1, Get, Accumulate, GetAccumulate, CompareAndSwap, Lock, Unlock, Flush };
+
+/* A request's header: the target finds its bytes from it and the payload's description alone. */
+struct Ctl {
+    Kind kind;
+    std::uint32_t elems;      /* description elements at the payload's start; 0: contiguous at disp_bytes */
+    std::int64_t disp_bytes;  /* target_disp * the target's displacement unit (+ true lb when contiguous) */
+    std::uint64_t count;      /* target elements; Lock: MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
+    std::int64_t extent;      /* of the target datatype */
+    std::uint64_t bytes;      /* packed bytes of the target side */
+    std::uint64_t basic;      /* accumulates: handle of the predefined datatype of the elements */
+    std::uint64_t op;         /* accumulates: handle of the predefined op */
+    std::uint32_t payload;    /* bytes of the payload message that follows (0: none) */
+    std::uint32_t fence;      /* 1 + the fence epoch's parity when sent in a fence epoch, else 0 */
+};
+
+/* A send or receive of this process still running, with the bytes a send reads. */
+struct Pending {
+    pml::Request *r = nullptr;
+    std::vector<char> bytes;
+};
+
+/* The target's side of one peer: the posted receive of its next header, then of that header's payload. */
+struct Listener {
+    pml::Request *ctl_recv = nullptr;
+    Ctl ctl{};
+    pml::Request *payload_recv = nullptr;
+    std::vector<char> payload;
+    bool held = false; /* `ctl` (and its payload) arrived and waits to be applied */
+};
+
+/* One window's module and its state. */
+struct Module {
+    mca_osc_base_module_t base{}; /* first: the framework's pointer is this struct's */
+    Window *w = nullptr;
+    Communicator *comm = nullptr; /* w->comm's object */
+
+    /* Origin side (the application's thread). */
+    bool epoch_open = false;          /* fence epoch: between a fence without NOSUCCEED and the next */
+    std::uint32_t epoch = 0;          /* fences so far */
+    std::vector<int> requests_to;     /* requests sent to each target in this fence epoch */
+    std::vector<int> lock_type;       /* per target: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE held */
+    std::vector<bool> nocheck;        /* per target: the lock was taken with MPI_MODE_NOCHECK (not asked) */
+    bool lock_all = false;
+    std::vector<std::vector<Pending>> out; /* per target: sends and reply receives not completed */
+    std::vector<bool> unanswered; /* per target: a Put or Accumulate (no reply) sent since the last completion */
+
+    /* Target side (the progress hook, under the osc registry's lock). */
+    std::vector<Listener> from;      /* per peer */
+    std::vector<Pending> replies;    /* replies being sent */
+    int exclusive = -1;              /* the rank holding the exclusive lock, or -1 */
+    int shared = 0;                  /* shared locks held */
+    std::deque<std::pair<int, int>> waiting; /* lock requests (rank, type) not granted yet, in order */
+    std::atomic<std::uint64_t> applied[2] = {0, 0}; /* fence requests applied, by epoch parity */
+    std::atomic<std::uint32_t> exposure{0}; /* `epoch` as the hook reads it: fences this process completed */
+};
+
+inline Module &of(mca_osc_base_module_t *m)
+{
+    return *reinterpret_cast<Module *>(m);
+}
+
+/* Tags on the window's private communicator, internal (no application receive can match them; the
+ * window's collectives use the collective range). */
+inline constexpr int kTagCtl = pml::kTagOscFirst;
+inline constexpr int kTagPayload = pml::kTagOscFirst - 1;
+inline constexpr int kTagReply = pml::kTagOscFirst - 2;
+
+/* osc_am_module.cpp */
+mca_osc_base_module_t *module_create(Window *w);
+
+/* osc_am_target.cpp: the bytes of the target's window that a request names, packed and back. */
+void target_gather(const Ctl &c, const mca_dte_elem_t *desc, const char *at, char *out);
+void target_scatter(const Ctl &c, const mca_dte_elem_t *desc, char *at, const char *in);
+
+/* osc_am_listen.cpp: the target's side. */
+/* Posts the first header receive from every peer and puts the module in the hook's list. */
+int listen_start(Module &m);
+/* Takes the module out of the hook's list and cancels its receives (after the window's last barrier). */
+void listen_stop(Module &m);
+/* Progresses until the hook has applied `expected` fence requests of the epoch of parity `parity`. */
+void wait_applied(Module &m, unsigned parity, std::uint64_t expected);
+
+/* osc_am_origin.cpp: the module's entries. */
+int put(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+        size_t target_count, mca_osc_dt_t target_dt, tessera_win *win, mca_osc_base_module_t *module);
+int get(void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+        size_t target_count, mca_osc_dt_t target_dt, tessera_win *win, mca_osc_base_module_t *module);
+int accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+               size_t target_count, mca_osc_dt_t target_dt, mca_osc_op_t op, tessera_win *win,
+               mca_osc_base_module_t *module);
+int get_accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, void *result, size_t result_count,
+                   mca_osc_dt_t result_dt, int target, ptrdiff_t target_disp, size_t target_count,
+                   mca_osc_dt_t target_dt, mca_osc_op_t op, tessera_win *win, mca_osc_base_module_t *module);
+int fetch_and_op(const void *origin, void *result, mca_osc_dt_t dt, int target, ptrdiff_t target_disp,
+                 mca_osc_op_t op, tessera_win *win, mca_osc_base_module_t *module);
+int compare_and_swap(const void *origin, const void *compare, void *result, mca_osc_dt_t dt, int target,
+                     ptrdiff_t target_disp, tessera_win *win, mca_osc_base_module_t *module);
+
+/* osc_am_sync.cpp */
+int fence(int assert, tessera_win *win, mca_osc_base_module_t *module);
+int lock(int lock_type, int target, int assert, tessera_win *win, mca_osc_base_module_t *module);
+int unlock(int target, tessera_win *win, mca_osc_base_module_t *module);
+int lock_all(int assert, tessera_win *win, mca_osc_base_module_t *module);
+int unlock_all(tessera_win *win, mca_osc_base_module_t *module);
+int flush(int target, tessera_win *win, mca_osc_base_module_t *module);
+int flush_all(tessera_win *win, mca_osc_base_module_t *module);
+int win_sync(tessera_win *win, mca_osc_base_module_t *module);
+int free_window(tessera_win *win, mca_osc_base_module_t *module);
+/* Completes what this process sent to `target` and the replies it waits for from it. */
+int complete_target(Module &m, int target);
+/* Sends a request header (and payload) to `target`; `reply`/`reply_count`/`reply_type`: where the answer
+ * goes, if the request has one (its receive is posted first). */
+int send_ctl(Module &m, int target, const Ctl &c, std::vector<char> payload, void *reply, std::size_t reply_count,
+             const Datatype *reply_type);
+
+} // namespace tessera::ompi::osc_am
+
+#endif
