@@ -66,6 +66,7 @@ int main(int argc, char **argv)
             while (now() < until) {
                 x += 1.0;
             }
+            CHECK(x > 0, "the owner never computed");
         } else {
             const double start = now();
             long old = -1;
