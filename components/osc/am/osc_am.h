@@ -28,6 +28,7 @@
 #include "ompi/pml/pml_internal.h"
 #include "ompi/pml/pml_request.h"
 #include "ompi/win/win_osc.h"
+#include "opal/threads.h"
 
 extern "C" mca_osc_base_component_t mca_osc_am_component;
 
@@ -72,7 +73,8 @@ struct Module {
     Window *w = nullptr;
     Communicator *comm = nullptr; /* w->comm's object */
 
-    /* Origin side (the application's thread). */
+    /* Origin side (the application's threads, one at a time: origin_lock). */
+    opal::Mutex origin_lock;
     bool epoch_open = false;          /* fence epoch: between a fence without NOSUCCEED and the next */
     std::uint32_t epoch = 0;          /* fences so far */
     std::vector<int> requests_to;     /* requests sent to each target in this fence epoch */

@@ -1,5 +1,7 @@
 /* osc am: the module of a window, its function table. */
 #include <memory>
+#include <mutex>
+#include <tuple>
 
 #include "components/osc/am/osc_am.h"
 #include "mca/constants.h"
@@ -7,6 +9,23 @@
 namespace tessera::ompi::osc_am {
 
 namespace {
+
+/* An origin-side entry taken by one thread at a time: MPI lets several threads make one-sided calls on
+ * one window at once (puts to different targets in one lock_all epoch, locks of different targets), and
+ * the per-target lists of what is in flight and the order of the posted reply receives are the module's
+ * own. opal::Mutex: a lock only under MPI_THREAD_MULTIPLE. The module is every entry's last argument. */
+template <auto Entry>
+struct Serialized;
+
+template <typename... Args, int (*Entry)(Args...)>
+struct Serialized<Entry> {
+    static int call(Args... args)
+    {
+        mca_osc_base_module_t *module = std::get<sizeof...(Args) - 1>(std::forward_as_tuple(args...));
+        const opal::LockGuard guard(of(module).origin_lock);
+        return Entry(args...);
+    }
+};
 
 int enable(mca_osc_base_module_t *module, tessera_win *, void **)
 {
@@ -37,21 +56,21 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_enable = enable;
     b.osc_release = release;
     b.osc_free = free_window;
-    b.osc_put = put;
-    b.osc_get = get;
-    b.osc_accumulate = accumulate;
-    b.osc_get_accumulate = get_accumulate;
-    b.osc_fetch_and_op = fetch_and_op;
-    b.osc_compare_and_swap = compare_and_swap;
-    b.osc_fence = fence;
-    b.osc_lock = lock;
-    b.osc_unlock = unlock;
-    b.osc_lock_all = lock_all;
-    b.osc_unlock_all = unlock_all;
-    b.osc_flush = flush;
-    b.osc_flush_all = flush_all;
-    b.osc_flush_local = flush;
-    b.osc_flush_local_all = flush_all;
+    b.osc_put = Serialized<put>::call;
+    b.osc_get = Serialized<get>::call;
+    b.osc_accumulate = Serialized<accumulate>::call;
+    b.osc_get_accumulate = Serialized<get_accumulate>::call;
+    b.osc_fetch_and_op = Serialized<fetch_and_op>::call;
+    b.osc_compare_and_swap = Serialized<compare_and_swap>::call;
+    b.osc_fence = Serialized<fence>::call;
+    b.osc_lock = Serialized<lock>::call;
+    b.osc_unlock = Serialized<unlock>::call;
+    b.osc_lock_all = Serialized<lock_all>::call;
+    b.osc_unlock_all = Serialized<unlock_all>::call;
+    b.osc_flush = Serialized<flush>::call;
+    b.osc_flush_all = Serialized<flush_all>::call;
+    b.osc_flush_local = Serialized<flush>::call;
+    b.osc_flush_local_all = Serialized<flush_all>::call;
     b.osc_sync = win_sync;
     b.module_state = m.get();
     return &m.release()->base;
