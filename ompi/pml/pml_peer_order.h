@@ -10,34 +10,20 @@
 #ifndef TESSERA_OMPI_PML_PML_PEER_ORDER_H
 #define TESSERA_OMPI_PML_PML_PEER_ORDER_H
 
-#if defined(__SANITIZE_THREAD__)
-#define TESSERA_PML_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TESSERA_PML_TSAN 1
-#endif
-#endif
-
-#ifdef TESSERA_PML_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
+#include "opal/tsan.h"
 
 namespace tessera::ompi::pml {
 
 /* Before a message carrying `handed` (a request's address) leaves for the peer. */
-inline void handed_to_peer([[maybe_unused]] void *handed)
+inline void handed_to_peer(void *handed)
 {
-#ifdef TESSERA_PML_TSAN
-    __tsan_release(handed);
-#endif
+    opal::tsan_release(handed);
 }
 
 /* When a message from the peer brings `handed` back. */
-inline void back_from_peer([[maybe_unused]] void *handed)
+inline void back_from_peer(void *handed)
 {
-#ifdef TESSERA_PML_TSAN
-    __tsan_acquire(handed);
-#endif
+    opal::tsan_acquire(handed);
 }
 
 } // namespace tessera::ompi::pml

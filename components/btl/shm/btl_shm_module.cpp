@@ -10,6 +10,7 @@
 #include "components/btl/shm/btl_shm_endpoint.h"
 #include "components/btl/shm/btl_shm_fast_box.h"
 #include "components/btl/shm/btl_shm_queue.h"
+#include "opal/tsan.h"
 
 namespace tessera::ompi::btl_shm {
 namespace {
@@ -35,6 +36,7 @@ FragHeader *take_fragment(ModuleState *s, uint32_t receiver, uint32_t *index)
         FragHeader *f = Segment::fragment(s->own, s->stride, i);
         /* Acquire: the receiver's reads of the fragment are done before it is written again. */
         if (f->busy.load(std::memory_order_acquire) == 0) {
+            opal::tsan_acquire(f); /* the receiver that freed it is another process */
             f->busy.store(1, std::memory_order_relaxed);
             f->receiver = receiver;
             *index = i;
@@ -60,6 +62,13 @@ void gather(char *to, const mca_btl_base_segment_t *segments, size_t segment_cou
         std::memcpy(to, segments[i].seg_addr, segments[i].seg_len);
         to += segments[i].seg_len;
     }
+}
+
+/* A fragment filled for the peer: the next thread to take it (after the peer freed it) comes after. */
+void gather_fragment(FragHeader *frag, const mca_btl_base_segment_t *segments, size_t segment_count)
+{
+    gather(reinterpret_cast<char *>(frag + 1), segments, segment_count);
+    opal::tsan_release(frag);
 }
 
 inline void label(Cell *cell, uint32_t length, uint32_t sender, mca_btl_base_tag_t tag, uint8_t kind)
@@ -95,7 +104,7 @@ int queue_send(ModuleState *s, Endpoint *e, mca_btl_base_tag_t tag, const mca_bt
     }
     /* Copied before the position is claimed: a sender descheduled between claim and publish holds up
      * every cell behind its own, so that window is kept to a few stores. */
-    gather(reinterpret_cast<char *>(frag + 1), segments, segment_count);
+    gather_fragment(frag, segments, segment_count);
     Cell *cell = queue_claim(e->peer, s->depth, &position);
     if (cell == nullptr) {
         frag->busy.store(0, std::memory_order_relaxed); /* another sender took the last cell; retried */
@@ -125,7 +134,7 @@ int box_send(ModuleState *s, Endpoint *e, mca_btl_base_tag_t tag, const mca_btl_
         if (frag == nullptr) {
             return TESSERA_ERR_OUT_OF_RESOURCE;
         }
-        gather(reinterpret_cast<char *>(frag + 1), segments, segment_count);
+        gather_fragment(frag, segments, segment_count);
         cell->fragment = index;
     }
     label(cell, static_cast<uint32_t>(total), s->me, tag, kCellData);
