@@ -85,6 +85,18 @@ int finish(Module &m, int target, Ctl &c, std::vector<char> payload, void *reply
     return send_ctl(m, target, c, std::move(payload), reply, reply_count, reply_type);
 }
 
+/* The opening of every operation: MPI_ERR_RMA_SYNC outside an epoch that reaches `target`,
+ * MPI_SUCCESS when nothing moves (MPI_PROC_NULL, no elements; the epoch is checked all the same), else
+ * kMoves with *fence set. */
+constexpr int kMoves = -1;
+int open_operation(const Module &m, int target, std::size_t count, std::uint32_t *fence)
+{
+    if (access(m, target, fence) != MPI_SUCCESS) {
+        return MPI_ERR_RMA_SYNC;
+    }
+    return target == MPI_PROC_NULL || count == 0 ? MPI_SUCCESS : kMoves;
+}
+
 } // namespace
 
 int put(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
@@ -92,11 +104,8 @@ int put(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int tar
 {
     Module &m = of(module);
     std::uint32_t fence = 0;
-    if (access(m, target, &fence) != MPI_SUCCESS) {
-        return MPI_ERR_RMA_SYNC;
-    }
-    if (target == MPI_PROC_NULL || origin_count == 0) {
-        return MPI_SUCCESS;
+    if (int rc = open_operation(m, target, origin_count, &fence); rc != kMoves) {
+        return rc;
     }
     const Datatype *o = osc::of(origin_dt);
     std::vector<char> payload;
@@ -113,11 +122,8 @@ int get(void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, p
 {
     Module &m = of(module);
     std::uint32_t fence = 0;
-    if (access(m, target, &fence) != MPI_SUCCESS) {
-        return MPI_ERR_RMA_SYNC;
-    }
-    if (target == MPI_PROC_NULL || origin_count == 0) {
-        return MPI_SUCCESS;
+    if (int rc = open_operation(m, target, origin_count, &fence); rc != kMoves) {
+        return rc;
     }
     const Datatype *o = osc::of(origin_dt);
     std::vector<char> payload;
@@ -132,11 +138,8 @@ int accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, 
 {
     Module &m = of(module);
     std::uint32_t fence = 0;
-    if (access(m, target, &fence) != MPI_SUCCESS) {
-        return MPI_ERR_RMA_SYNC;
-    }
-    if (target == MPI_PROC_NULL || origin_count == 0) {
-        return MPI_SUCCESS;
+    if (int rc = open_operation(m, target, origin_count, &fence); rc != kMoves) {
+        return rc;
     }
     const Datatype *o = osc::of(origin_dt);
     std::vector<char> payload;
@@ -156,11 +159,8 @@ int get_accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_
 {
     Module &m = of(module);
     std::uint32_t fence = 0;
-    if (access(m, target, &fence) != MPI_SUCCESS) {
-        return MPI_ERR_RMA_SYNC;
-    }
-    if (target == MPI_PROC_NULL || result_count == 0) {
-        return MPI_SUCCESS;
+    if (int rc = open_operation(m, target, result_count, &fence); rc != kMoves) {
+        return rc;
     }
     const Datatype *r = osc::of(result_dt);
     std::vector<char> payload;
@@ -186,11 +186,8 @@ int compare_and_swap(const void *origin, const void *compare, void *result, mca_
 {
     Module &m = of(module);
     std::uint32_t fence = 0;
-    if (access(m, target, &fence) != MPI_SUCCESS) {
-        return MPI_ERR_RMA_SYNC;
-    }
-    if (target == MPI_PROC_NULL) {
-        return MPI_SUCCESS;
+    if (int rc = open_operation(m, target, 1, &fence); rc != kMoves) {
+        return rc;
     }
     const Datatype *t = osc::of(dt);
     std::vector<char> payload;
