@@ -13,22 +13,7 @@ mpirun=$1 prog=$2 who=$3 tries=${4:-4}
 shift 4 2>/dev/null || shift $#
 tmp=$(mktemp -d)
 procs=() jobid=
-failures=0
-# The job's processes still alive (a zombie is not: its parent is gone and it creates nothing).
-alive() {
-  local p state
-  for p in "$@"; do
-    if read -r _ _ state _ 2>/dev/null < /proc/"$p"/stat && [ "$state" != Z ] && [ "$state" != X ]; then
-      echo "$p"
-    fi
-  done
-}
-cleanup() {
-  [ ${#procs[@]} -gt 0 ] && kill -KILL "${procs[@]}" 2>/dev/null
-  [ -n "$jobid" ] && rm -f /dev/shm/tessera-"$jobid"-* /dev/shm/sem.tessera-"$jobid"-* 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/../killed_job.sh"
 
 for try in $(seq "$tries"); do
   d=$tmp/$try
@@ -55,31 +40,7 @@ for try in $(seq "$tries"); do
     compgen -G "/dev/shm/tessera-$jobid-coll-*" > /dev/null && { moment="with a segment in /dev/shm"; break; }
     sleep 0.01
   done
-  case $who in
-    mpirun) kill -KILL "$mp" ;;
-    rank) kill -KILL "${ranks[RANDOM % ${#ranks[@]}]}" ;;
-    all) kill -KILL "${procs[@]}" ;;
-    *) echo "unknown <who>: $who"; exit 2 ;;
-  esac
-  wait "$mp" 2>/dev/null
-  # mpirun's teardown and its sentinel's sweep end within a few seconds.
-  for _ in $(seq 300); do
-    [ -z "$(alive "${procs[@]}")" ] && break
-    sleep 0.1
-  done
-  if [ -n "$(alive "${procs[@]}")" ]; then
-    echo "try $try (job $jobid): processes of the job still alive 30 s after the kill: $(alive "${procs[@]}")"
-    exit 1
-  fi
-  left=$(compgen -G "/dev/shm/tessera-$jobid-*")
-  if [ -n "$left" ]; then
-    echo "try $try (job $jobid, kill of $who $moment): left in /dev/shm: $left"
-    failures=$((failures + 1))
-    rm -f /dev/shm/tessera-"$jobid"-*
-  else
-    echo "try $try (job $jobid, kill of $who $moment): nothing left"
-  fi
-  procs=() jobid=
+  kill_and_check "$try" "$who" "$moment"
 done
 if [ "$failures" -gt 0 ]; then
   echo "coll_sm_killed: $failures of $tries kills of $who left segments"

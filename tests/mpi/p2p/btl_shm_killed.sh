@@ -14,17 +14,8 @@ set -uo pipefail
 mpirun=$1 prog=$2 who=$3 tries=${4:-4}
 shift 4 2>/dev/null || shift $#
 tmp=$(mktemp -d)
-procs=() jobid=
-failures=0 in_window=0
-# The job's processes still alive (a zombie is not: its parent is gone and it creates nothing).
-alive() {
-  local p state
-  for p in "$@"; do
-    if read -r _ _ state _ 2>/dev/null < /proc/"$p"/stat && [ "$state" != Z ] && [ "$state" != X ]; then
-      echo "$p"
-    fi
-  done
-}
+procs=() jobid= in_window=0
+source "$(dirname "$0")/../killed_job.sh"
 # Whether local rank 0 (pid $2) of job $1 has made the segment, named or not (no fork: a poll must
 # take well under a millisecond to land in a window of a few).
 segment_made() {
@@ -35,12 +26,6 @@ segment_made() {
   done 2>/dev/null < /proc/"$2"/maps
   return 1
 }
-cleanup() {
-  [ ${#procs[@]} -gt 0 ] && kill -KILL "${procs[@]}" 2>/dev/null
-  [ -n "$jobid" ] && rm -f /dev/shm/tessera-"$jobid"-* /dev/shm/sem.tessera-"$jobid"-* 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 for try in $(seq "$tries"); do
   d=$tmp/$try
@@ -70,32 +55,8 @@ for try in $(seq "$tries"); do
   [ "$moment" = "with the segment made" ] && sleep "0.$(printf %02d $((RANDOM % 36)))"
   ranks=($(cat "$d"/pid.* 2>/dev/null))
   procs=("$mp" $(pgrep -P "$mp") "${ranks[@]}") # mpirun, its sentinel, the ranks
-  case $who in
-    mpirun) kill -KILL "$mp" ;;
-    rank) kill -KILL "${ranks[RANDOM % ${#ranks[@]}]}" ;;
-    all) kill -KILL "${procs[@]}" 2>/dev/null ;;
-    *) echo "unknown <who>: $who"; exit 2 ;;
-  esac
   [ "$moment" = "with the segment made" ] && in_window=$((in_window + 1))
-  wait "$mp" 2>/dev/null
-  # mpirun's teardown and its sentinel's sweep end within a few seconds.
-  for _ in $(seq 300); do
-    [ -z "$(alive "${procs[@]}")" ] && break
-    sleep 0.1
-  done
-  if [ -n "$(alive "${procs[@]}")" ]; then
-    echo "try $try (job $jobid): processes of the job still alive 30 s after the kill: $(alive "${procs[@]}")"
-    exit 1
-  fi
-  left=$(compgen -G "/dev/shm/tessera-$jobid-*")
-  if [ -n "$left" ]; then
-    echo "try $try (job $jobid, kill of $who $moment): left in /dev/shm: $left"
-    failures=$((failures + 1))
-    rm -f /dev/shm/tessera-"$jobid"-*
-  else
-    echo "try $try (job $jobid, kill of $who $moment): nothing left"
-  fi
-  procs=() jobid=
+  kill_and_check "$try" "$who" "$moment"
 done
 echo "btl_shm_killed: $in_window of $tries kills with the segment made"
 if [ "$in_window" -eq 0 ]; then
