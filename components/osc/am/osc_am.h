@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include <mpi.h>
@@ -36,7 +37,21 @@ namespace tessera::ompi::osc_am {
 
 extern int priority;
 
-enum class Kind : std::uint32_t { Put = 1, Get, Accumulate, GetAccumulate, CompareAndSwap, Lock, Unlock, Flush };
+/* Post: a target's MPI_Win_post telling an origin of its group that its exposure epoch began (sent by
+ * the target to the origin, on the same channel). Complete: an origin's MPI_Win_complete, after its
+ * operations to that target. */
+enum class Kind : std::uint32_t {
+    Put = 1,
+    Get,
+    Accumulate,
+    GetAccumulate,
+    CompareAndSwap,
+    Lock,
+    Unlock,
+    Flush,
+    Post,
+    Complete
+};
 
 /* A request's header: the target finds its bytes from it and the payload's description alone. */
 struct Ctl {
@@ -84,6 +99,16 @@ struct Module {
     std::vector<std::vector<Pending>> out; /* per target: sends and reply receives not completed */
     std::vector<bool> unanswered; /* per target: a Put or Accumulate (no reply) sent since the last completion */
 
+    /* PSCW (osc_am_pscw.cpp). Access epoch (origin side): */
+    bool access_open = false;         /* between MPI_Win_start and MPI_Win_complete */
+    std::vector<int> access_group;    /* the window ranks of its group */
+    std::vector<char> in_access;      /* per target: in that group */
+    std::vector<char> post_seen;      /* per target: its post was taken for this epoch (or NOCHECK) */
+    /* Exposure epoch (target side): */
+    bool exposure_open = false;       /* between MPI_Win_post and MPI_Win_wait/test */
+    int exposure_origins = 0;         /* the size of the post's group: Complete requests to wait for */
+    std::vector<Pending> notices;     /* Post notices being sent */
+
     /* Target side (the progress hook, under the osc registry's lock). */
     std::vector<Listener> from;      /* per peer */
     std::vector<Pending> replies;    /* replies being sent */
@@ -92,6 +117,8 @@ struct Module {
     std::deque<std::pair<int, int>> waiting; /* lock requests (rank, type) not granted yet, in order */
     std::atomic<std::uint64_t> applied[2] = {0, 0}; /* fence requests applied, by epoch parity */
     std::atomic<std::uint32_t> exposure{0}; /* `epoch` as the hook reads it: fences this process completed */
+    std::unique_ptr<std::atomic<int>[]> posts_from; /* per peer: Post notices received and not yet taken */
+    std::atomic<int> completes{0};                /* Complete requests received and not yet taken */
 };
 
 inline Module &of(mca_osc_base_module_t *m)
@@ -135,6 +162,16 @@ int fetch_and_op(const void *origin, void *result, mca_osc_dt_t dt, int target, 
                  mca_osc_op_t op, tessera_win *win, mca_osc_base_module_t *module);
 int compare_and_swap(const void *origin, const void *compare, void *result, mca_osc_dt_t dt, int target,
                      ptrdiff_t target_disp, tessera_win *win, mca_osc_base_module_t *module);
+
+/* osc_am_pscw.cpp: post-start-complete-wait (MPI-4.1 12.5.2). */
+int start(tessera_group *group, int assert, tessera_win *win, mca_osc_base_module_t *module);
+int complete(tessera_win *win, mca_osc_base_module_t *module);
+int post(tessera_group *group, int assert, tessera_win *win, mca_osc_base_module_t *module);
+int wait(tessera_win *win, mca_osc_base_module_t *module);
+int test(int *flag, tessera_win *win, mca_osc_base_module_t *module);
+/* An operation to `target` in the access epoch: waits for its post the first time (MPI_Win_start does
+ * not block: MPI-4.1 12.5.2 lets it, but a process that is origin and target at once must post first). */
+void await_post(Module &m, int target);
 
 /* osc_am_sync.cpp */
 int fence(int assert, tessera_win *win, mca_osc_base_module_t *module);

@@ -171,6 +171,12 @@ void apply(Module &m, int peer, const Ctl &c, const char *payload)
     case Kind::Flush:
         acknowledge(m, peer);
         break;
+    case Kind::Post:
+        m.posts_from[static_cast<std::size_t>(peer)].fetch_add(1, std::memory_order_release);
+        break;
+    case Kind::Complete:
+        m.completes.fetch_add(1, std::memory_order_release);
+        break;
     }
     if (c.fence != 0) {
         m.applied[c.fence - 1].fetch_add(1, std::memory_order_release);

@@ -51,6 +51,9 @@ mca_osc_base_module_t *module_create(Window *w)
     m->nocheck.assign(n, false);
     m->out.resize(n);
     m->unanswered.assign(n, false);
+    m->in_access.assign(n, 0);
+    m->post_seen.assign(n, 0);
+    m->posts_from = std::make_unique<std::atomic<int>[]>(n);
     mca_osc_base_module_t &b = m->base;
     b.osc_component = &mca_osc_am_component;
     b.osc_enable = enable;
@@ -63,6 +66,11 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_fetch_and_op = Serialized<fetch_and_op>::call;
     b.osc_compare_and_swap = Serialized<compare_and_swap>::call;
     b.osc_fence = Serialized<fence>::call;
+    b.osc_start = Serialized<start>::call;
+    b.osc_complete = Serialized<complete>::call;
+    b.osc_post = Serialized<post>::call;
+    b.osc_wait = Serialized<wait>::call;
+    b.osc_test = Serialized<test>::call;
     b.osc_lock = Serialized<lock>::call;
     b.osc_unlock = Serialized<unlock>::call;
     b.osc_lock_all = Serialized<lock_all>::call;

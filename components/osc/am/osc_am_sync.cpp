@@ -119,7 +119,7 @@ int complete_target(Module &m, int target)
 int fence(int assert, tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (any_lock(m)) {
+    if (any_lock(m) || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
     }
     int expected = 0;
@@ -140,7 +140,7 @@ int lock(int lock_type, int target, int assert, tessera_win *, mca_osc_base_modu
 {
     Module &m = of(module);
     const auto t = static_cast<std::size_t>(target);
-    if (m.lock_all || m.lock_type[t] != 0) {
+    if (m.lock_all || m.lock_type[t] != 0 || m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
     m.nocheck[t] = (assert & MPI_MODE_NOCHECK) != 0;
@@ -169,7 +169,7 @@ int unlock(int target, tessera_win *, mca_osc_base_module_t *module)
 int lock_all(int assert, tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (any_lock(m)) {
+    if (any_lock(m) || m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
     const bool nocheck = (assert & MPI_MODE_NOCHECK) != 0;
@@ -240,7 +240,7 @@ int win_sync(tessera_win *, mca_osc_base_module_t *)
 int free_window(tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (any_lock(m)) {
+    if (any_lock(m) || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
     }
     for (const auto &out : m.out) {
