@@ -1,5 +1,6 @@
 /* MPI_Win_create, MPI_Win_allocate and MPI_Win_free (MPI-4.1 12.2), and the window's group, name and
  * hints (12.2.6, 12.2.7). */
+#include <climits>
 #include <cstring>
 #include <memory>
 
@@ -71,7 +72,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
 }
 
 /* Checks common to both constructors; MPI_SUCCESS or the raised error. */
-int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
+int check(const char *function, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
           InfoEntries *hints)
 {
     int rc = MPI_SUCCESS;
@@ -89,12 +90,16 @@ int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI
         return raise_on_comm(comm, MPI_ERR_DISP, function,
                              "displacement unit " + std::to_string(disp_unit) + " is not positive");
     }
+    if (disp_unit > INT_MAX) { /* MPI_WIN_DISP_UNIT gives it as an int */
+        return raise_on_comm(comm, MPI_ERR_DISP, function,
+                             "displacement unit " + std::to_string(disp_unit) + " is larger than an int holds");
+    }
     return hints_argument(function, comm, info, hints);
 }
 
 } // namespace
 
-int win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+int win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     *win = MPI_WIN_NULL;
     Communicator *parent = nullptr;
@@ -106,10 +111,10 @@ int win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
         return raise_on_comm(comm, MPI_ERR_ARG, "MPI_Win_create", "base is NULL for a window of " +
                                                                       std::to_string(size) + " bytes");
     }
-    return create("MPI_Win_create", base, size, disp_unit, hints, comm, parent, MPI_WIN_FLAVOR_CREATE, false, win);
+    return create("MPI_Win_create", base, size, static_cast<int>(disp_unit), hints, comm, parent, MPI_WIN_FLAVOR_CREATE, false, win);
 }
 
-int win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+int win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     *win = MPI_WIN_NULL;
     Communicator *parent = nullptr;
@@ -125,7 +130,7 @@ int win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, voi
         return raise_on_comm(comm, MPI_ERR_NO_MEM, "MPI_Win_allocate",
                              "cannot allocate " + std::to_string(size) + " bytes");
     }
-    const int rc = create("MPI_Win_allocate", base, size, disp_unit, hints, comm, parent, MPI_WIN_FLAVOR_ALLOCATE,
+    const int rc = create("MPI_Win_allocate", base, size, static_cast<int>(disp_unit), hints, comm, parent, MPI_WIN_FLAVOR_ALLOCATE,
                           true, win);
     if (rc != MPI_SUCCESS) {
         free_mem(base);

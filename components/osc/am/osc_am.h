@@ -82,6 +82,14 @@ struct Listener {
     bool held = false; /* `ctl` (and its payload) arrived and waits to be applied */
 };
 
+/* A request-based operation whose data has not arrived: its MPI request completes when `reply` does
+ * (osc_am_request.cpp). */
+struct Tracked {
+    pml::Request *user = nullptr;
+    pml::Request *reply = nullptr; /* in the module's `out` list of `target`, released by complete_target */
+    int target = 0;
+};
+
 /* One window's module and its state. */
 struct Module {
     mca_osc_base_module_t base{}; /* first: the framework's pointer is this struct's */
@@ -98,6 +106,12 @@ struct Module {
     bool lock_all = false;
     std::vector<std::vector<Pending>> out; /* per target: sends and reply receives not completed */
     std::vector<bool> unanswered; /* per target: a Put or Accumulate (no reply) sent since the last completion */
+
+    /* Rget and Rget_accumulate in flight: finished by the hook when their reply arrived, or by
+     * complete_target before it releases the reply's receive. */
+    opal::Mutex tracked_lock;
+    std::vector<Tracked> tracked;
+    std::atomic<std::size_t> tracked_count{0};
 
     /* PSCW (osc_am_pscw.cpp). Access epoch (origin side): */
     bool access_open = false;         /* between MPI_Win_start and MPI_Win_complete */
@@ -162,6 +176,23 @@ int fetch_and_op(const void *origin, void *result, mca_osc_dt_t dt, int target, 
                  mca_osc_op_t op, tessera_win *win, mca_osc_base_module_t *module);
 int compare_and_swap(const void *origin, const void *compare, void *result, mca_osc_dt_t dt, int target,
                      ptrdiff_t target_disp, tessera_win *win, mca_osc_base_module_t *module);
+
+/* osc_am_request.cpp: MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate (12.3.5). */
+int rput(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+         size_t target_count, mca_osc_dt_t target_dt, tessera_request **request, tessera_win *win,
+         mca_osc_base_module_t *module);
+int rget(void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+         size_t target_count, mca_osc_dt_t target_dt, tessera_request **request, tessera_win *win,
+         mca_osc_base_module_t *module);
+int raccumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+                size_t target_count, mca_osc_dt_t target_dt, mca_osc_op_t op, tessera_request **request,
+                tessera_win *win, mca_osc_base_module_t *module);
+int rget_accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, void *result,
+                    size_t result_count, mca_osc_dt_t result_dt, int target, ptrdiff_t target_disp,
+                    size_t target_count, mca_osc_dt_t target_dt, mca_osc_op_t op, tessera_request **request,
+                    tessera_win *win, mca_osc_base_module_t *module);
+/* Finishes the tracked requests whose reply completed (`target` < 0), or every one of `target`. */
+void finish_tracked(Module &m, int target);
 
 /* osc_am_pscw.cpp: post-start-complete-wait (MPI-4.1 12.5.2). */
 int start(tessera_group *group, int assert, tessera_win *win, mca_osc_base_module_t *module);

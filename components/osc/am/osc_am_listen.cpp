@@ -268,6 +268,12 @@ void release_sent(std::vector<Pending> &replies)
         if (!m->replies.empty()) {
             release_sent(m->replies);
         }
+        if (m->tracked_count.load(std::memory_order_acquire) != 0) {
+            const std::unique_lock tracked(m->tracked_lock, std::try_to_lock);
+            if (tracked.owns_lock()) {
+                finish_tracked(*m, -1);
+            }
+        }
     }
     in_hook = false;
     return events;

@@ -65,6 +65,10 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_get_accumulate = Serialized<get_accumulate>::call;
     b.osc_fetch_and_op = Serialized<fetch_and_op>::call;
     b.osc_compare_and_swap = Serialized<compare_and_swap>::call;
+    b.osc_rput = Serialized<rput>::call;
+    b.osc_rget = Serialized<rget>::call;
+    b.osc_raccumulate = Serialized<raccumulate>::call;
+    b.osc_rget_accumulate = Serialized<rget_accumulate>::call;
     b.osc_fence = Serialized<fence>::call;
     b.osc_start = Serialized<start>::call;
     b.osc_complete = Serialized<complete>::call;

@@ -109,6 +109,12 @@ int complete_target(Module &m, int target)
         if (p.r->status.MPI_ERROR != MPI_SUCCESS && rc == MPI_SUCCESS) {
             rc = p.r->status.MPI_ERROR;
         }
+    }
+    if (m.tracked_count.load(std::memory_order_acquire) != 0) { /* before their replies are released */
+        const opal::LockGuard guard(m.tracked_lock);
+        finish_tracked(m, target);
+    }
+    for (Pending &p : out) {
         pml::request_release(p.r);
     }
     out.clear();
