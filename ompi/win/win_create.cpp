@@ -1,4 +1,4 @@
-/* MPI_Win_create, MPI_Win_allocate and MPI_Win_free (MPI-4.1 12.2), and the window's group, name and
+/* MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic and MPI_Win_free (MPI-4.1 12.2), and the window's group, name and
  * hints (12.2.6, 12.2.7). */
 #include <climits>
 #include <cstring>
@@ -138,6 +138,19 @@ int win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm co
     }
     *static_cast<void **>(baseptr) = base;
     return MPI_SUCCESS;
+}
+
+/* MPI-4.1 12.2.4: no memory yet; each process attaches regions later, and target displacements are
+ * addresses (displacement unit 1). */
+int win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    *win = MPI_WIN_NULL;
+    Communicator *parent = nullptr;
+    InfoEntries hints;
+    if (int rc = check("MPI_Win_create_dynamic", 0, 1, info, comm, &parent, &hints); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return create("MPI_Win_create_dynamic", nullptr, 0, 1, hints, comm, parent, MPI_WIN_FLAVOR_DYNAMIC, false, win);
 }
 
 /* Collective: once every process is here, no operation targets this one's memory any more. */

@@ -48,7 +48,7 @@ int outcome(MPI_Win win, const char *function, const Window &w, int rc, const ch
     }
     return raise_on_win(win, rc, function,
                         rc == MPI_ERR_RMA_SYNC ? std::string(sync_why) + " on " + win_label(w)
-                                               : std::string("the synchronisation with the target failed"));
+                                               : rma_failure(rc, "the synchronisation with the target failed"));
 }
 
 } // namespace

@@ -75,6 +75,9 @@ int check(const char *function, MPI_Win win, MPI_Count origin_count, MPI_Datatyp
         op->none = true;
         return MPI_SUCCESS;
     }
+    if (w.flavor == MPI_WIN_FLAVOR_DYNAMIC) { /* only the target knows what it attached */
+        return MPI_SUCCESS;
+    }
     const WindowTarget &t = w.targets[static_cast<std::size_t>(target_rank)];
     const MPI_Aint start = target_disp * t.disp_unit;
     const MPI_Aint lowest = start + op->target->true_lb;
@@ -474,7 +477,7 @@ int win_fence(int assert, MPI_Win win)
         return rc;
     }
     if (rc = w->osc->osc_fence(assert, osc::to_c(w), w->osc); rc != MPI_SUCCESS) {
-        return raise_on_win(win, rc, "MPI_Win_fence", "completing the epoch's operations failed");
+        return raise_on_win(win, rc, "MPI_Win_fence", rma_failure(rc, "completing the epoch's operations failed"));
     }
     return MPI_SUCCESS;
 }

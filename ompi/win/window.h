@@ -68,6 +68,10 @@ std::string win_label(const Window &w);
 /* Raises `code` for `function` on the window's error handler (MPI_WIN_NULL: MPI_COMM_WORLD's). */
 int raise_on_win(MPI_Win win, int code, const char *function, const std::string &detail);
 
+/* The message for an error class a window's synchronisation returned: what MPI_ERR_RMA_RANGE from a
+ * completing call means (a dynamic window's target refused an operation), or `otherwise`. */
+std::string rma_failure(int rc, const std::string &otherwise);
+
 /* The window of argument `win`, or nullptr after raising MPI_ERR_WIN (*rc says what to return). */
 Window *win_argument(const char *function, MPI_Win win, int *rc);
 

@@ -67,10 +67,20 @@ struct Ctl {
     std::uint32_t fence;      /* 1 + the fence epoch's parity when sent in a fence epoch, else 0 */
 };
 
-/* A send or receive of this process still running, with the bytes a send reads. */
+/* A send or receive of this process still running, with the bytes a send reads. A reply receive says
+ * how the target refused an operation outside every region of a dynamic window: an acknowledgement's
+ * byte counts the refusals since the last one, a data reply arrives empty. */
 struct Pending {
     pml::Request *r = nullptr;
     std::vector<char> bytes;
+    enum class Role : std::uint8_t { Send, Ack, Data } role = Role::Send;
+    std::size_t expect = 0; /* Data: the bytes the reply carries when the target applied the operation */
+};
+
+/* A region attached to a dynamic window. */
+struct Region {
+    std::uintptr_t start = 0;
+    std::size_t bytes = 0;
 };
 
 /* The target's side of one peer: the posted receive of its next header, then of that header's payload. */
@@ -88,6 +98,7 @@ struct Tracked {
     pml::Request *user = nullptr;
     pml::Request *reply = nullptr; /* in the module's `out` list of `target`, released by complete_target */
     int target = 0;
+    std::size_t expect = 0; /* the reply's bytes (fewer: a dynamic window's target refused the operation) */
 };
 
 /* One window's module and its state. */
@@ -129,6 +140,9 @@ struct Module {
     int exclusive = -1;              /* the rank holding the exclusive lock, or -1 */
     int shared = 0;                  /* shared locks held */
     std::deque<std::pair<int, int>> waiting; /* lock requests (rank, type) not granted yet, in order */
+    bool dynamic = false;            /* MPI_Win_create_dynamic: target displacements are addresses */
+    std::vector<Region> regions;     /* dynamic: attached, by start (changed under the hook's lock) */
+    std::vector<std::uint32_t> refused; /* per peer: operations outside every region, not yet told */
     std::atomic<std::uint64_t> applied[2] = {0, 0}; /* fence requests applied, by epoch parity */
     std::atomic<std::uint32_t> exposure{0}; /* `epoch` as the hook reads it: fences this process completed */
     std::unique_ptr<std::atomic<int>[]> posts_from; /* per peer: Post notices received and not yet taken */
@@ -153,7 +167,17 @@ mca_osc_base_module_t *module_create(Window *w);
 void target_gather(const Ctl &c, const mca_dte_elem_t *desc, const char *at, char *out);
 void target_scatter(const Ctl &c, const mca_dte_elem_t *desc, char *at, const char *in);
 
+/* osc_am_dynamic.cpp: MPI_Win_attach and MPI_Win_detach; whether a request's bytes lie in a region. */
+int attach(void *base, size_t size, tessera_win *win, mca_osc_base_module_t *module);
+int detach(const void *base, tessera_win *win, mca_osc_base_module_t *module);
+bool in_region(const Module &m, const Ctl &c, const mca_dte_elem_t *desc);
+
+/* osc_am_target.cpp: the lowest and one past the highest byte offset (from disp_bytes) a request names. */
+void target_span(const Ctl &c, const mca_dte_elem_t *desc, std::ptrdiff_t *lo, std::ptrdiff_t *hi);
+
 /* osc_am_listen.cpp: the target's side. */
+/* Runs `change` under the lock the hook applies requests under (attach and detach of a region). */
+void with_hook_lock(void (*change)(Module &, void *), Module &m, void *arg);
 /* Posts the first header receive from every peer and puts the module in the hook's list. */
 int listen_start(Module &m);
 /* Takes the module out of the hook's list and cancels its receives (after the window's last barrier). */
@@ -214,6 +238,8 @@ int flush(int target, tessera_win *win, mca_osc_base_module_t *module);
 int flush_all(tessera_win *win, mca_osc_base_module_t *module);
 int win_sync(tessera_win *win, mca_osc_base_module_t *module);
 int free_window(tessera_win *win, mca_osc_base_module_t *module);
+/* A request without data whose acknowledgement the origin waits for (lock grant, flush, unlock). */
+int send_control(Module &m, int target, Kind kind, std::uint64_t count);
 /* Completes what this process sent to `target` and the replies it waits for from it. */
 int complete_target(Module &m, int target);
 /* Sends a request header (and payload) to `target`; `reply`/`reply_count`/`reply_type`: where the answer

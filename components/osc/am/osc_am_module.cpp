@@ -54,6 +54,7 @@ mca_osc_base_module_t *module_create(Window *w)
     m->in_access.assign(n, 0);
     m->post_seen.assign(n, 0);
     m->posts_from = std::make_unique<std::atomic<int>[]>(n);
+    m->dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
     mca_osc_base_module_t &b = m->base;
     b.osc_component = &mca_osc_am_component;
     b.osc_enable = enable;
@@ -84,6 +85,10 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_flush_local = Serialized<flush>::call;
     b.osc_flush_local_all = Serialized<flush_all>::call;
     b.osc_sync = win_sync;
+    if (m->dynamic) {
+        b.osc_attach = Serialized<attach>::call;
+        b.osc_detach = Serialized<detach>::call;
+    }
     b.module_state = m.get();
     return &m.release()->base;
 }

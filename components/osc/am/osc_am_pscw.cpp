@@ -104,6 +104,10 @@ int complete(tessera_win *, mca_osc_base_module_t *module)
     }
     for (int t : m.access_group) {
         await_post(m, t); /* a target without operations still counts this origin's Complete */
+        if (m.dynamic && m.unanswered[static_cast<std::size_t>(t)]) {
+            send_control(m, t, Kind::Complete, 1); /* acknowledged: it tells of refused operations */
+            continue;
+        }
         Ctl c{};
         c.kind = Kind::Complete;
         c.basic = reinterpret_cast<std::uint64_t>(MPI_DATATYPE_NULL);

@@ -60,7 +60,7 @@ tessera_request *track(Module &m, int target, std::size_t first_new)
     std::vector<Pending> &out = m.out[static_cast<std::size_t>(target)];
     pml::Request *user = new_request(m, false);
     const opal::LockGuard guard(m.tracked_lock);
-    m.tracked.push_back({user, out[first_new].r, target});
+    m.tracked.push_back({user, out[first_new].r, target, out[first_new].expect});
     m.tracked_count.store(m.tracked.size(), std::memory_order_release);
     return to_c(user);
 }
@@ -80,6 +80,9 @@ void finish_tracked(Module &m, int target)
             return false;
         }
         t.user->status.MPI_ERROR = t.reply->status.MPI_ERROR;
+        if (t.user->status.MPI_ERROR == MPI_SUCCESS && pml::status_count(&t.reply->status) < t.expect) {
+            t.user->status.MPI_ERROR = MPI_ERR_RMA_RANGE;
+        }
         pml::complete_request(t.user);
         return true;
     });

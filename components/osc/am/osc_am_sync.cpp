@@ -29,6 +29,8 @@ const Datatype *byte_type()
     return type;
 }
 
+} // namespace
+
 /* A request without data whose acknowledgement the origin waits for (lock grant, flush, unlock). */
 int send_control(Module &m, int target, Kind kind, std::uint64_t count)
 {
@@ -39,6 +41,8 @@ int send_control(Module &m, int target, Kind kind, std::uint64_t count)
     c.op = reinterpret_cast<std::uint64_t>(MPI_OP_NULL);
     return send_ctl(m, target, c, {}, nullptr, 1, nullptr);
 }
+
+namespace {
 
 bool any_lock(const Module &m)
 {
@@ -76,6 +80,10 @@ int send_ctl(Module &m, int target, const Ctl &c, std::vector<char> payload, voi
             p.bytes.resize(1);
             reply = p.bytes.data();
             reply_type = byte_type();
+            p.role = Pending::Role::Ack;
+        } else {
+            p.role = Pending::Role::Data;
+            p.expect = reply_count * reply_type->size;
         }
         p.r = pml::irecv(reply, reply_count, reply_type, target, kTagReply, m.comm);
         out.push_back(std::move(p));
@@ -109,6 +117,12 @@ int complete_target(Module &m, int target)
         if (p.r->status.MPI_ERROR != MPI_SUCCESS && rc == MPI_SUCCESS) {
             rc = p.r->status.MPI_ERROR;
         }
+        /* A dynamic window's target refused an operation outside its regions. */
+        const bool refused = (p.role == Pending::Role::Ack && p.bytes[0] != 0) ||
+                             (p.role == Pending::Role::Data && pml::status_count(&p.r->status) < p.expect);
+        if (refused && rc == MPI_SUCCESS) {
+            rc = MPI_ERR_RMA_RANGE;
+        }
     }
     if (m.tracked_count.load(std::memory_order_acquire) != 0) { /* before their replies are released */
         const opal::LockGuard guard(m.tracked_lock);
@@ -127,6 +141,13 @@ int fence(int assert, tessera_win *, mca_osc_base_module_t *module)
     Module &m = of(module);
     if (any_lock(m) || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
+    }
+    if (m.dynamic) { /* an acknowledgement after the epoch's puts and accumulates tells of refused ones */
+        for (int t = 0; t < m.w->size; ++t) {
+            if (m.unanswered[static_cast<std::size_t>(t)]) {
+                send_control(m, t, Kind::Flush, 0);
+            }
+        }
     }
     int expected = 0;
     if (int rc = native::reduce_scatter_block_c(m.requests_to.data(), &expected, 1, MPI_INT, MPI_SUM, m.w->comm);
