@@ -40,7 +40,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
     w->disp_unit = disp_unit;
     w->flavor = flavor;
     w->owns_memory = owns_memory;
-    w->info = info;
+    win_hints_apply(*w, info);
     w->targets.resize(static_cast<std::size_t>(w->size));
     const WindowTarget mine{size, disp_unit};
     static_assert(sizeof(WindowTarget) == 16);
@@ -222,8 +222,7 @@ int win_get_name(MPI_Win win, char *win_name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-/* No hint changes how Tessera runs a window yet: every hint is kept and given back, as for
- * communicators (comm_info.cpp). */
+/* The window keys take valid values only; every other hint is kept and given back (win_hints.cpp). */
 int win_set_info(MPI_Win win, MPI_Info info)
 {
     int rc = MPI_SUCCESS;
@@ -235,7 +234,7 @@ int win_set_info(MPI_Win win, MPI_Info info)
     if (i == nullptr) {
         return raise_on_win(win, MPI_ERR_INFO, "MPI_Win_set_info", "invalid info object in argument 'info'");
     }
-    w->info.merge(i->entries);
+    win_hints_apply(*w, i->entries);
     return MPI_SUCCESS;
 }
 

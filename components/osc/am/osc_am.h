@@ -236,6 +236,8 @@ int lock_all(int assert, tessera_win *win, mca_osc_base_module_t *module);
 int unlock_all(tessera_win *win, mca_osc_base_module_t *module);
 int flush(int target, tessera_win *win, mca_osc_base_module_t *module);
 int flush_all(tessera_win *win, mca_osc_base_module_t *module);
+int flush_local(int target, tessera_win *win, mca_osc_base_module_t *module);
+int flush_local_all(tessera_win *win, mca_osc_base_module_t *module);
 int win_sync(tessera_win *win, mca_osc_base_module_t *module);
 int free_window(tessera_win *win, mca_osc_base_module_t *module);
 /* A request without data whose acknowledgement the origin waits for (lock grant, flush, unlock). */

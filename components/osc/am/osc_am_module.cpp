@@ -82,8 +82,8 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_unlock_all = Serialized<unlock_all>::call;
     b.osc_flush = Serialized<flush>::call;
     b.osc_flush_all = Serialized<flush_all>::call;
-    b.osc_flush_local = Serialized<flush>::call;
-    b.osc_flush_local_all = Serialized<flush_all>::call;
+    b.osc_flush_local = Serialized<flush_local>::call;
+    b.osc_flush_local_all = Serialized<flush_local_all>::call;
     b.osc_sync = win_sync;
     if (m->dynamic) {
         b.osc_attach = Serialized<attach>::call;

@@ -253,6 +253,53 @@ int flush_all(tessera_win *, mca_osc_base_module_t *module)
     return complete_all(m);
 }
 
+/* Local completion (MPI-4.1 12.5.4): a put's or accumulate's origin data was packed into its request
+ * when the call was made, so the origin buffers are reusable already; what remains is the data of gets
+ * and fetching operations, which must have arrived. The target's acknowledgement is not waited for (the
+ * next flush or unlock asks for it). Sends that completed meanwhile are released, so that a long epoch
+ * of flush_local calls does not keep every payload. */
+int flush_local_target(Module &m, int target)
+{
+    std::vector<Pending> &out = m.out[static_cast<std::size_t>(target)];
+    for (Pending &p : out) {
+        if (p.role == Pending::Role::Data) {
+            pml::wait_for(p.r);
+        }
+    }
+    std::erase_if(out, [](Pending &p) {
+        if (p.role != Pending::Role::Send || !p.r->complete) {
+            return false;
+        }
+        const bool failed = p.r->status.MPI_ERROR != MPI_SUCCESS;
+        if (!failed) {
+            pml::request_release(p.r);
+        }
+        return !failed; /* a failed send stays for the flush to report */
+    });
+    return MPI_SUCCESS;
+}
+
+int flush_local(int target, tessera_win *, mca_osc_base_module_t *module)
+{
+    Module &m = of(module);
+    if (!m.lock_all && m.lock_type[static_cast<std::size_t>(target)] == 0) {
+        return MPI_ERR_RMA_SYNC;
+    }
+    return flush_local_target(m, target);
+}
+
+int flush_local_all(tessera_win *, mca_osc_base_module_t *module)
+{
+    Module &m = of(module);
+    if (!any_lock(m)) {
+        return MPI_ERR_RMA_SYNC;
+    }
+    for (int t = 0; t < m.w->size; ++t) {
+        flush_local_target(m, t);
+    }
+    return MPI_SUCCESS;
+}
+
 /* The window's memory is the process's own (the unified model): a full memory barrier orders this
  * process's loads and stores against what the hook applied. A sequentially consistent read-modify-write
  * rather than a bare fence, which GCC's ThreadSanitizer refuses to compile. */
