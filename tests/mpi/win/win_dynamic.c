@@ -29,6 +29,16 @@ static int error_class(int rc)
     return c;
 }
 
+/* Over a translated runtime (tests/translator) the checks of what Tessera promises beyond the standard's
+ * required behaviour are skipped. */
+static int native_engine(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, "(translator") == NULL;
+}
+
 static int handler_calls, handler_class;
 static void on_win_error(MPI_Win *win, int *code, ...)
 {
@@ -141,43 +151,48 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* Outside every region: the detached one, and a range running past a region's end. The target's
-     * memory stays as it was; the origin's handler gets MPI_ERR_RMA_RANGE from the completing call. */
-    const long wild = -99;
-    handler_calls = 0;
-    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
-    MPI_Put(&wild, 1, MPI_LONG, right, ADDR(right, 0, 5), 1, MPI_LONG, win);
-    int rc = MPI_Win_flush(right, win);
-    CHECK(error_class(rc) == MPI_ERR_RMA_RANGE, "flush after a put into a detached region: class %d",
-          error_class(rc));
-    CHECK(handler_calls == 1 && handler_class == MPI_ERR_RMA_RANGE, "the window's handler: %d calls, class %d",
-          handler_calls, handler_class);
-    long two[2] = {-1, -1};
-    MPI_Get(two, 2, MPI_LONG, right, ADDR(right, 1, LEN - 1), 2, MPI_LONG, win); /* one past the end */
-    rc = MPI_Win_unlock(right, win);
-    CHECK(error_class(rc) == MPI_ERR_RMA_RANGE, "unlock after a get past a region's end: class %d", error_class(rc));
-    CHECK(two[0] == -1 && two[1] == -1, "a refused get left the buffer as it was");
-    /* The refusal does not stick: the next epoch is clean. */
-    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
-    long ok = -1;
-    MPI_Get(&ok, 1, MPI_LONG, right, fresh_all[right], 1, MPI_LONG, win);
-    CHECK(MPI_Win_unlock(right, win) == MPI_SUCCESS, "a clean epoch after a refusal");
-    CHECK(ok == 7000 + rank, "get from the fresh region: %ld", ok);
-    MPI_Barrier(MPI_COMM_WORLD);
-    CHECK(region[0][5] == before, "a refused put wrote the detached region: %ld", region[0][5]);
-    CHECK(block[8 + LEN] == 0, "the guard after region 0 was written");
+     * memory stays as it was; the origin's handler gets MPI_ERR_RMA_RANGE from the completing call.
+     * (Natively only: the standard leaves such an access erroneous, and a translated runtime may write
+     * wild memory.) */
+    if (native_engine()) {
+        const long wild = -99;
+        handler_calls = 0;
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
+        MPI_Put(&wild, 1, MPI_LONG, right, ADDR(right, 0, 5), 1, MPI_LONG, win);
+        int rc = MPI_Win_flush(right, win);
+        CHECK(error_class(rc) == MPI_ERR_RMA_RANGE, "flush after a put into a detached region: class %d",
+              error_class(rc));
+        CHECK(handler_calls == 1 && handler_class == MPI_ERR_RMA_RANGE, "the window's handler: %d calls, class %d",
+              handler_calls, handler_class);
+        long two[2] = {-1, -1};
+        MPI_Get(two, 2, MPI_LONG, right, ADDR(right, 1, LEN - 1), 2, MPI_LONG, win); /* one past the end */
+        rc = MPI_Win_unlock(right, win);
+        CHECK(error_class(rc) == MPI_ERR_RMA_RANGE, "unlock after a get past a region's end: class %d",
+              error_class(rc));
+        CHECK(two[0] == -1 && two[1] == -1, "a refused get left the buffer as it was");
+        /* The refusal does not stick: the next epoch is clean. */
+        MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+        long ok = -1;
+        MPI_Get(&ok, 1, MPI_LONG, right, fresh_all[right], 1, MPI_LONG, win);
+        CHECK(MPI_Win_unlock(right, win) == MPI_SUCCESS, "a clean epoch after a refusal");
+        CHECK(ok == 7000 + rank, "get from the fresh region: %ld", ok);
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK(region[0][5] == before, "a refused put wrote the detached region: %ld", region[0][5]);
+        CHECK(block[8 + LEN] == 0, "the guard after region 0 was written");
 
-    /* Attach and detach errors; operations need a dynamic window for these calls. */
-    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    CHECK(error_class(MPI_Win_attach(win, region[1] + 4, sizeof(long))) == MPI_ERR_RMA_ATTACH,
-          "attach overlapping region 1");
-    CHECK(error_class(MPI_Win_detach(win, block)) == MPI_ERR_RMA_ATTACH, "detach of a base never attached");
-    CHECK(error_class(MPI_Win_attach(win, fresh, -1)) == MPI_ERR_SIZE, "attach of a negative size");
-    MPI_Win plain;
-    long cell = 0;
-    MPI_Win_create(&cell, sizeof cell, sizeof cell, MPI_INFO_NULL, MPI_COMM_WORLD, &plain);
-    MPI_Win_set_errhandler(plain, MPI_ERRORS_RETURN);
-    CHECK(error_class(MPI_Win_attach(plain, fresh, 8)) == MPI_ERR_RMA_FLAVOR, "attach to a window not dynamic");
-    MPI_Win_free(&plain);
+        /* Attach and detach errors; operations need a dynamic window for these calls. */
+        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        CHECK(error_class(MPI_Win_attach(win, region[1] + 4, sizeof(long))) == MPI_ERR_RMA_ATTACH,
+              "attach overlapping region 1");
+        CHECK(error_class(MPI_Win_detach(win, block)) == MPI_ERR_RMA_ATTACH, "detach of a base never attached");
+        CHECK(error_class(MPI_Win_attach(win, fresh, -1)) == MPI_ERR_SIZE, "attach of a negative size");
+        MPI_Win plain;
+        long cell = 0;
+        MPI_Win_create(&cell, sizeof cell, sizeof cell, MPI_INFO_NULL, MPI_COMM_WORLD, &plain);
+        MPI_Win_set_errhandler(plain, MPI_ERRORS_RETURN);
+        CHECK(error_class(MPI_Win_attach(plain, fresh, 8)) == MPI_ERR_RMA_FLAVOR, "attach to a window not dynamic");
+        MPI_Win_free(&plain);
+    }
 
     MPI_Win_detach(win, region[1]);
     MPI_Win_detach(win, region[2]);

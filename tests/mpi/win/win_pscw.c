@@ -29,6 +29,16 @@ static int error_class(int rc)
     return c;
 }
 
+/* Over a translated runtime (tests/translator) the checks of what Tessera promises beyond the standard's
+ * required behaviour are skipped. */
+static int native_engine(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, "(translator") == NULL;
+}
+
 static MPI_Group group_of(MPI_Group world, int n, const int *ranks)
 {
     MPI_Group g;
@@ -136,7 +146,7 @@ int main(int argc, char **argv)
             const long v = 4242;
             MPI_Put(&v, 1, MPI_LONG, 2, 5, 1, MPI_LONG, win);
             /* A target outside the access group is not reachable in this epoch. */
-            CHECK(error_class(MPI_Put(&v, 1, MPI_LONG, 0, 5, 1, MPI_LONG, win)) == MPI_ERR_RMA_SYNC,
+            CHECK(!native_engine() || error_class(MPI_Put(&v, 1, MPI_LONG, 0, 5, 1, MPI_LONG, win)) == MPI_ERR_RMA_SYNC,
                   "put outside the access group");
             MPI_Win_complete(win);
         } else if (rank == 2) {
@@ -188,7 +198,7 @@ int main(int argc, char **argv)
     }
 
     /* Errors: synchronisation out of order, and bad assertions. */
-    {
+    if (native_engine()) {
         int flag = 0;
         CHECK(error_class(MPI_Win_complete(win)) == MPI_ERR_RMA_SYNC, "complete without start");
         CHECK(error_class(MPI_Win_wait(win)) == MPI_ERR_RMA_SYNC, "wait without post");

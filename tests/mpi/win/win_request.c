@@ -34,6 +34,16 @@ static int error_class(int rc)
     return c;
 }
 
+/* Over a translated runtime (tests/translator) the checks of what Tessera promises beyond the standard's
+ * required behaviour are skipped. */
+static int native_engine(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, "(translator") == NULL;
+}
+
 static void *thread_main(void *arg)
 {
     const int me = (int)(long)arg;
@@ -135,15 +145,18 @@ int main(int argc, char **argv)
 
     /* Only in passive target epochs. */
     MPI_Request r = MPI_REQUEST_NULL;
-    MPI_Win_fence(0, win);
-    CHECK(error_class(MPI_Rput(buf, 1, MPI_LONG, right, 0, 1, MPI_LONG, win, &r)) == MPI_ERR_RMA_SYNC,
-          "rput in a fence epoch");
-    CHECK(r == MPI_REQUEST_NULL, "a refused call leaves MPI_REQUEST_NULL");
-    CHECK(error_class(MPI_Rget(buf, 1, MPI_LONG, right, 0, 1, MPI_LONG, win, &r)) == MPI_ERR_RMA_SYNC,
-          "rget in a fence epoch");
-    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
-    CHECK(error_class(MPI_Raccumulate(buf, 1, MPI_LONG, right, 0, 1, MPI_LONG, MPI_SUM, win, &r)) == MPI_ERR_RMA_SYNC,
-          "raccumulate outside any epoch");
+    if (native_engine()) {
+        MPI_Win_fence(0, win);
+        CHECK(error_class(MPI_Rput(buf, 1, MPI_LONG, right, 0, 1, MPI_LONG, win, &r)) == MPI_ERR_RMA_SYNC,
+              "rput in a fence epoch");
+        CHECK(r == MPI_REQUEST_NULL, "a refused call leaves MPI_REQUEST_NULL");
+        CHECK(error_class(MPI_Rget(buf, 1, MPI_LONG, right, 0, 1, MPI_LONG, win, &r)) == MPI_ERR_RMA_SYNC,
+              "rget in a fence epoch");
+        MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+        CHECK(error_class(MPI_Raccumulate(buf, 1, MPI_LONG, right, 0, 1, MPI_LONG, MPI_SUM, win, &r)) ==
+                  MPI_ERR_RMA_SYNC,
+              "raccumulate outside any epoch");
+    }
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* Threads: each issues request-based operations and waits for its own, on one window at once. */
