@@ -2,7 +2,7 @@
  * osc am, dynamic windows (MPI-4.1 12.2.4): MPI_Win_attach and MPI_Win_detach keep this process's
  * attached regions, sorted by address; a request's target displacement is an absolute address (the
  * origin had it from MPI_Get_address), and the target applies it only when every byte it names lies in
- * one region. Otherwise the target refuses it, writes and reads nothing, and tells the origin: the next
+ * attached memory (one region, or regions that touch end to start). Otherwise the target refuses it, writes and reads nothing, and tells the origin: the next
  * acknowledgement it sends that origin counts the refusals, and a refused Get or fetching accumulate
  * replies with no data. The origin raises MPI_ERR_RMA_RANGE from the call that completes the operation
  * (flush, unlock, fence, complete), on its window's handler. Regions change under the hook's lock, so a
@@ -81,7 +81,16 @@ bool in_region(const Module &m, const Ctl &c, const mca_dte_elem_t *desc)
         return false;
     }
     --at;
-    return first >= at->start && last <= at->start + at->bytes && first <= last;
+    if (first > last) {
+        return false;
+    }
+    /* Regions that touch make one range: an access may run from one into the next (MPICH's
+     * win_dynamic_rma_flush_get does), never across a gap. */
+    std::uintptr_t end = at->start + at->bytes;
+    for (auto next = std::next(at); last > end && next != m.regions.end() && next->start == end; ++next) {
+        end = next->start + next->bytes;
+    }
+    return last <= end;
 }
 
 } // namespace tessera::ompi::osc_am

@@ -18,20 +18,11 @@ namespace tessera::ompi::osc_am {
 
 namespace {
 
+/* MPI_PROC_NULL needs no epoch: the operation does nothing, whatever the synchronisation (MPICH's rmanull
+ * calls them inside MPI_Win_lock(MPI_PROC_NULL), which opens none). */
 bool passive(const Module &m, int target)
 {
-    if (m.lock_all) {
-        return true;
-    }
-    if (target == MPI_PROC_NULL) {
-        for (int t : m.lock_type) {
-            if (t != 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-    return m.lock_type[static_cast<std::size_t>(target)] != 0;
+    return target == MPI_PROC_NULL || m.lock_all || m.lock_type[static_cast<std::size_t>(target)] != 0;
 }
 
 pml::Request *new_request(Module &m, bool done)
@@ -97,6 +88,10 @@ int rput(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int ta
     if (!passive(m, target)) {
         return MPI_ERR_RMA_SYNC;
     }
+    if (target == MPI_PROC_NULL) {
+        *request = to_c(new_request(m, true));
+        return MPI_SUCCESS;
+    }
     if (int rc = put(origin, origin_count, origin_dt, target, target_disp, target_count, target_dt, win, module);
         rc != MPI_SUCCESS) {
         return rc;
@@ -112,6 +107,10 @@ int raccumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt,
     Module &m = of(module);
     if (!passive(m, target)) {
         return MPI_ERR_RMA_SYNC;
+    }
+    if (target == MPI_PROC_NULL) {
+        *request = to_c(new_request(m, true));
+        return MPI_SUCCESS;
     }
     if (int rc = accumulate(origin, origin_count, origin_dt, target, target_disp, target_count, target_dt, op, win,
                             module);
@@ -130,6 +129,10 @@ int rget(void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, 
     if (!passive(m, target)) {
         return MPI_ERR_RMA_SYNC;
     }
+    if (target == MPI_PROC_NULL) {
+        *request = to_c(new_request(m, true));
+        return MPI_SUCCESS;
+    }
     const std::size_t first_new = out_size(m, target);
     if (int rc = get(origin, origin_count, origin_dt, target, target_disp, target_count, target_dt, win, module);
         rc != MPI_SUCCESS) {
@@ -147,6 +150,10 @@ int rget_accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin
     Module &m = of(module);
     if (!passive(m, target)) {
         return MPI_ERR_RMA_SYNC;
+    }
+    if (target == MPI_PROC_NULL) {
+        *request = to_c(new_request(m, true));
+        return MPI_SUCCESS;
     }
     const std::size_t first_new = out_size(m, target);
     if (int rc = get_accumulate(origin, origin_count, origin_dt, result, result_count, result_dt, target,

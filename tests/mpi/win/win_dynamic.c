@@ -107,6 +107,33 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
 
+    /* Two regions that touch: one access may run from the first into the second. */
+    long *pair = calloc(16, sizeof(long));
+    MPI_Win_attach(win, pair, 8 * sizeof(long));
+    MPI_Win_attach(win, pair + 8, 8 * sizeof(long));
+    MPI_Aint pair_addr, *pair_all = malloc(sizeof(MPI_Aint) * (size_t)size);
+    MPI_Get_address(pair, &pair_addr);
+    MPI_Allgather(&pair_addr, 1, MPI_AINT, pair_all, 1, MPI_AINT, MPI_COMM_WORLD);
+    {
+        long sixteen[16];
+        for (int k = 0; k < 16; ++k) {
+            sixteen[k] = 10 * rank + k;
+        }
+        const int to = (rank + 1) % size;
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, to, 0, win);
+        MPI_Put(sixteen, 12, MPI_LONG, to, MPI_Aint_add(pair_all[to], 4 * sizeof(long)), 12, MPI_LONG, win);
+        CHECK(MPI_Win_unlock(to, win) == MPI_SUCCESS, "a put across two regions that touch");
+        MPI_Barrier(MPI_COMM_WORLD);
+        const int from = (rank + size - 1) % size;
+        for (int k = 4; k < 16; ++k) {
+            CHECK(pair[k] == 10 * from + (k - 4), "across regions: slot %d holds %ld", k, pair[k]);
+        }
+    }
+    MPI_Win_detach(win, pair);
+    MPI_Win_detach(win, pair + 8);
+    free(pair);
+    free(pair_all);
+
     /* Fence epoch: get the right neighbour's region 1, put through a strided target type into region 2. */
     const int right = (rank + 1) % size, left = (rank + size - 1) % size;
     MPI_Datatype strided;
