@@ -81,7 +81,8 @@ void win_hints_apply(Window &w, const InfoEntries &given)
         }
     }
     for (std::size_t i = 0; i < given.size(); ++i) {
-        const auto &[key, value] = given.at(i);
+        const std::string &key = given.at(i).first;
+        const std::string &value = given.at(i).second;
         const auto known = std::find_if(kKnown.begin(), kKnown.end(), [&](const Known &k) { return k.key == key; });
         if (known == kKnown.end()) {
             w.info.set(key, value);

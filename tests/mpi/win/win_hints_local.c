@@ -126,6 +126,7 @@ int main(int argc, char **argv)
             while (now() < until) {
                 x += 1.0;
             }
+            CHECK(x > 0, "the computation ran");
         } else if (rank == 0) {
             MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
             long value = 1234;
