@@ -1,5 +1,6 @@
-/* MPI_Win_create, MPI_Win_allocate and MPI_Win_free (MPI-4.1 12.2), and the window's group, name and
+/* MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic and MPI_Win_free (MPI-4.1 12.2), and the window's group, name and
  * hints (12.2.6, 12.2.7). */
+#include <climits>
 #include <cstring>
 #include <memory>
 
@@ -39,7 +40,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
     w->disp_unit = disp_unit;
     w->flavor = flavor;
     w->owns_memory = owns_memory;
-    w->info = info;
+    win_hints_apply(*w, info);
     w->targets.resize(static_cast<std::size_t>(w->size));
     const WindowTarget mine{size, disp_unit};
     static_assert(sizeof(WindowTarget) == 16);
@@ -71,7 +72,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
 }
 
 /* Checks common to both constructors; MPI_SUCCESS or the raised error. */
-int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
+int check(const char *function, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
           InfoEntries *hints)
 {
     int rc = MPI_SUCCESS;
@@ -89,12 +90,16 @@ int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI
         return raise_on_comm(comm, MPI_ERR_DISP, function,
                              "displacement unit " + std::to_string(disp_unit) + " is not positive");
     }
+    if (disp_unit > INT_MAX) { /* MPI_WIN_DISP_UNIT gives it as an int */
+        return raise_on_comm(comm, MPI_ERR_DISP, function,
+                             "displacement unit " + std::to_string(disp_unit) + " is larger than an int holds");
+    }
     return hints_argument(function, comm, info, hints);
 }
 
 } // namespace
 
-int win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+int win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     *win = MPI_WIN_NULL;
     Communicator *parent = nullptr;
@@ -106,10 +111,10 @@ int win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
         return raise_on_comm(comm, MPI_ERR_ARG, "MPI_Win_create", "base is NULL for a window of " +
                                                                       std::to_string(size) + " bytes");
     }
-    return create("MPI_Win_create", base, size, disp_unit, hints, comm, parent, MPI_WIN_FLAVOR_CREATE, false, win);
+    return create("MPI_Win_create", base, size, static_cast<int>(disp_unit), hints, comm, parent, MPI_WIN_FLAVOR_CREATE, false, win);
 }
 
-int win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+int win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     *win = MPI_WIN_NULL;
     Communicator *parent = nullptr;
@@ -125,7 +130,7 @@ int win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, voi
         return raise_on_comm(comm, MPI_ERR_NO_MEM, "MPI_Win_allocate",
                              "cannot allocate " + std::to_string(size) + " bytes");
     }
-    const int rc = create("MPI_Win_allocate", base, size, disp_unit, hints, comm, parent, MPI_WIN_FLAVOR_ALLOCATE,
+    const int rc = create("MPI_Win_allocate", base, size, static_cast<int>(disp_unit), hints, comm, parent, MPI_WIN_FLAVOR_ALLOCATE,
                           true, win);
     if (rc != MPI_SUCCESS) {
         free_mem(base);
@@ -133,6 +138,19 @@ int win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, voi
     }
     *static_cast<void **>(baseptr) = base;
     return MPI_SUCCESS;
+}
+
+/* MPI-4.1 12.2.4: no memory yet; each process attaches regions later, and target displacements are
+ * addresses (displacement unit 1). */
+int win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    *win = MPI_WIN_NULL;
+    Communicator *parent = nullptr;
+    InfoEntries hints;
+    if (int rc = check("MPI_Win_create_dynamic", 0, 1, info, comm, &parent, &hints); rc != MPI_SUCCESS) {
+        return rc;
+    }
+    return create("MPI_Win_create_dynamic", nullptr, 0, 1, hints, comm, parent, MPI_WIN_FLAVOR_DYNAMIC, false, win);
 }
 
 /* Collective: once every process is here, no operation targets this one's memory any more. */
@@ -204,8 +222,7 @@ int win_get_name(MPI_Win win, char *win_name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-/* No hint changes how Tessera runs a window yet: every hint is kept and given back, as for
- * communicators (comm_info.cpp). */
+/* The window keys take valid values only; every other hint is kept and given back (win_hints.cpp). */
 int win_set_info(MPI_Win win, MPI_Info info)
 {
     int rc = MPI_SUCCESS;
@@ -217,7 +234,7 @@ int win_set_info(MPI_Win win, MPI_Info info)
     if (i == nullptr) {
         return raise_on_win(win, MPI_ERR_INFO, "MPI_Win_set_info", "invalid info object in argument 'info'");
     }
-    w->info.merge(i->entries);
+    win_hints_apply(*w, i->entries);
     return MPI_SUCCESS;
 }
 

@@ -7,10 +7,12 @@
 #define TESSERA_OMPI_WIN_WIN_OSC_H
 
 #include <string>
+#include <vector>
 
 #include "frameworks/osc/osc.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/datatype.h"
+#include "ompi/group/group.h"
 #include "ompi/op/op.h"
 #include "ompi/win/window.h"
 
@@ -38,6 +40,19 @@ inline tessera_op *to_c(const Op *o)
 {
     return reinterpret_cast<tessera_op *>(const_cast<Op *>(o));
 }
+
+inline tessera_group *to_c(const Group *g)
+{
+    return reinterpret_cast<tessera_group *>(const_cast<Group *>(g));
+}
+inline const Group *of(tessera_group *g)
+{
+    return reinterpret_cast<const Group *>(g);
+}
+
+/* The ranks in the window of the members of `group`, in the group's order; false when a member is not a
+ * process of the window (nothing is stored then). */
+bool window_ranks(const Group *group, const Window &w, std::vector<int> *ranks);
 
 inline Window *of(tessera_win *w)
 {

@@ -48,7 +48,7 @@ int outcome(MPI_Win win, const char *function, const Window &w, int rc, const ch
     }
     return raise_on_win(win, rc, function,
                         rc == MPI_ERR_RMA_SYNC ? std::string(sync_why) + " on " + win_label(w)
-                                               : std::string("the synchronisation with the target failed"));
+                                               : rma_failure(rc, "the synchronisation with the target failed"));
 }
 
 } // namespace
@@ -60,6 +60,10 @@ int win_lock(int lock_type, int rank, int assert, MPI_Win win)
     Window *w = window_with(function, win, &mca_osc_base_module_t::osc_lock, &rc);
     if (w == nullptr) {
         return rc;
+    }
+    if (w->no_locks) {
+        return raise_on_win(win, MPI_ERR_RMA_SYNC, function,
+                            win_label(*w) + " has the info hint no_locks true: it promised no passive target locks");
     }
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) {
         return raise_on_win(win, MPI_ERR_LOCKTYPE, function,
@@ -101,6 +105,10 @@ int win_lock_all(int assert, MPI_Win win)
     Window *w = window_with(function, win, &mca_osc_base_module_t::osc_lock_all, &rc);
     if (w == nullptr) {
         return rc;
+    }
+    if (w->no_locks) {
+        return raise_on_win(win, MPI_ERR_RMA_SYNC, function,
+                            win_label(*w) + " has the info hint no_locks true: it promised no passive target locks");
     }
     if ((assert & ~MPI_MODE_NOCHECK) != 0) {
         return raise_on_win(win, MPI_ERR_ASSERT, function,

@@ -1,5 +1,7 @@
 /*
- * MPI_Put, MPI_Get, MPI_Accumulate and MPI_Win_fence (MPI-4.1 12.3, 12.5.1): the arguments are checked
+ * MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate, their request-based forms (MPI_Rput, MPI_Rget,
+ * MPI_Raccumulate, MPI_Rget_accumulate), MPI_Fetch_and_op, MPI_Compare_and_swap and MPI_Win_fence
+ * (MPI-4.1 12.3, 12.5.1), as their _c forms (the int forms are generated): the arguments are checked
  * here, against what every process exposes (window.h), and the call goes to the window's osc module
  * (frameworks/osc/osc.h), which knows the epochs and moves the data.
  */
@@ -9,6 +11,7 @@
 #include "ompi/datatype/datatype.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/op/op.h"
+#include "ompi/pml/pml_request.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/win/win_osc.h"
 #include "ompi/win/window.h"
@@ -39,8 +42,8 @@ struct Operation {
     bool none = false; /* MPI_PROC_NULL or nothing to move */
 };
 
-int check(const char *function, MPI_Win win, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, Operation *op)
+int check(const char *function, MPI_Win win, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, Operation *op)
 {
     int rc = MPI_SUCCESS;
     if ((op->w = win_argument(function, win, &rc)) == nullptr) {
@@ -70,6 +73,9 @@ int check(const char *function, MPI_Win win, int origin_count, MPI_Datatype orig
     }
     if (op->bytes == 0) {
         op->none = true;
+        return MPI_SUCCESS;
+    }
+    if (w.flavor == MPI_WIN_FLAVOR_DYNAMIC) { /* only the target knows what it attached */
         return MPI_SUCCESS;
     }
     const WindowTarget &t = w.targets[static_cast<std::size_t>(target_rank)];
@@ -141,86 +147,140 @@ int same_basic(MPI_Win win, const char *function, const Op *op, std::initializer
 }
 
 /* Counts for the module: none when nothing moves (the module still checks its epoch). */
-std::size_t count_of(const Operation &op, int count)
+std::size_t count_of(const Operation &op, MPI_Count count)
 {
     return op.none ? 0 : static_cast<std::size_t>(count);
 }
 
 } // namespace
 
-int put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-        int target_count, MPI_Datatype target_datatype, MPI_Win win)
+namespace {
+
+/* The request argument of a request-based operation: MPI_REQUEST_NULL until the module gives one. */
+bool request_ok(MPI_Win win, const char *function, MPI_Request *request, int *rc)
 {
-    Operation op;
-    if (int rc = check("MPI_Put", win, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                       target_datatype, &op);
-        rc != MPI_SUCCESS) {
-        return rc;
+    if (request == nullptr) {
+        *rc = raise_on_win(win, MPI_ERR_ARG, function, "argument 'request' is NULL");
+        return false;
     }
-    mca_osc_base_module_t *m = op.w->osc;
-    return outcome(win, "MPI_Put",
-                   m->osc_put(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank, target_disp,
-                              count_of(op, target_count), osc::to_c(op.target), osc::to_c(op.w), m));
+    *request = MPI_REQUEST_NULL;
+    return true;
 }
 
-int get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-        int target_count, MPI_Datatype target_datatype, MPI_Win win)
+MPI_Request handle_of(tessera_request *r)
+{
+    return pml::to_handle(reinterpret_cast<pml::Request *>(r));
+}
+
+/* MPI_Put and MPI_Rput (`request` non-NULL). */
+int put_or_rput(const char *function, const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                MPI_Win win, MPI_Request *request)
 {
     Operation op;
-    if (int rc = check("MPI_Get", win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+    if (int rc = check(function, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
                        target_datatype, &op);
         rc != MPI_SUCCESS) {
         return rc;
     }
     mca_osc_base_module_t *m = op.w->osc;
-    return outcome(win, "MPI_Get",
-                   m->osc_get(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank, target_disp,
-                              count_of(op, target_count), osc::to_c(op.target), osc::to_c(op.w), m));
+    if (request == nullptr) {
+        return outcome(win, function,
+                       m->osc_put(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank,
+                                  target_disp, count_of(op, target_count), osc::to_c(op.target), osc::to_c(op.w), m));
+    }
+    if (m->osc_rput == nullptr) {
+        return unsupported(win, function, *op.w);
+    }
+    tessera_request *r = nullptr;
+    const int rc = outcome(win, function,
+                           m->osc_rput(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank,
+                                       target_disp, count_of(op, target_count), osc::to_c(op.target), &r,
+                                       osc::to_c(op.w), m));
+    if (rc == MPI_SUCCESS) {
+        *request = handle_of(r);
+    }
+    return rc;
+}
+
+int get_or_rget(const char *function, void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                MPI_Win win, MPI_Request *request)
+{
+    Operation op;
+    if (int rc = check(function, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, &op);
+        rc != MPI_SUCCESS) {
+        return rc;
+    }
+    mca_osc_base_module_t *m = op.w->osc;
+    if (request == nullptr) {
+        return outcome(win, function,
+                       m->osc_get(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank,
+                                  target_disp, count_of(op, target_count), osc::to_c(op.target), osc::to_c(op.w), m));
+    }
+    if (m->osc_rget == nullptr) {
+        return unsupported(win, function, *op.w);
+    }
+    tessera_request *r = nullptr;
+    const int rc = outcome(win, function,
+                           m->osc_rget(origin_addr, count_of(op, origin_count), osc::to_c(op.origin), target_rank,
+                                       target_disp, count_of(op, target_count), osc::to_c(op.target), &r,
+                                       osc::to_c(op.w), m));
+    if (rc == MPI_SUCCESS) {
+        *request = handle_of(r);
+    }
+    return rc;
 }
 
 /* A predefined op only (MPI-4.1 12.3.4), MPI_REPLACE included, on datatypes made of one predefined
  * datatype, the same on both sides. */
-int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int accumulate_or_r(const char *function, const void *origin_addr, MPI_Count origin_count,
+                    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    const char *function = "MPI_Accumulate";
     Operation o;
     if (int rc = check(function, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
                        target_datatype, &o);
         rc != MPI_SUCCESS) {
         return rc;
     }
-    const Op *reduction = op_lookup(op);
-    if (reduction == nullptr || reduction->kind == OpKind::User || reduction->kind == OpKind::NoOp) {
-        return raise_on_win(win, MPI_ERR_OP, function,
-                            reduction == nullptr ? "invalid op in argument 'op'"
-                                                 : std::string(reduction->name) + " is not a predefined op MPI_Accumulate takes");
+    int rc = MPI_SUCCESS;
+    const Op *reduction = accumulate_op(win, function, op, false, &rc);
+    if (reduction == nullptr) {
+        return rc;
     }
-    if (!o.none) {
-        const Datatype *basic = nullptr, *origin_basic = nullptr;
-        if (!single_basic(o.target, &basic) || !single_basic(o.origin, &origin_basic) || basic != origin_basic ||
-            basic == nullptr) {
-            return raise_on_win(win, MPI_ERR_TYPE, function,
-                                "the origin and target datatypes must be made of the same one predefined datatype");
-        }
-        if (std::string why = op_check(reduction, o.target); !why.empty()) {
-            return raise_on_win(win, MPI_ERR_OP, function, why);
-        }
+    if (!o.none && (rc = same_basic(win, function, reduction, {o.target, o.origin})) != MPI_SUCCESS) {
+        return rc;
     }
     mca_osc_base_module_t *m = o.w->osc;
-    return outcome(win, function,
-                   m->osc_accumulate(origin_addr, count_of(o, origin_count), osc::to_c(o.origin), target_rank,
-                                     target_disp, count_of(o, target_count), osc::to_c(o.target),
-                                     osc::to_c(reduction), osc::to_c(o.w), m));
+    if (request == nullptr) {
+        return outcome(win, function,
+                       m->osc_accumulate(origin_addr, count_of(o, origin_count), osc::to_c(o.origin), target_rank,
+                                         target_disp, count_of(o, target_count), osc::to_c(o.target),
+                                         osc::to_c(reduction), osc::to_c(o.w), m));
+    }
+    if (m->osc_raccumulate == nullptr) {
+        return unsupported(win, function, *o.w);
+    }
+    tessera_request *r = nullptr;
+    rc = outcome(win, function,
+                 m->osc_raccumulate(origin_addr, count_of(o, origin_count), osc::to_c(o.origin), target_rank,
+                                    target_disp, count_of(o, target_count), osc::to_c(o.target), osc::to_c(reduction),
+                                    &r, osc::to_c(o.w), m));
+    if (rc == MPI_SUCCESS) {
+        *request = handle_of(r);
+    }
+    return rc;
 }
 
 /* MPI-4.1 12.3.4: the target's old contents come back into the result buffer; MPI_NO_OP reads no
  * origin, MPI_REPLACE stores it. Element-wise atomic with the window's other accumulates. */
-int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                   int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                   int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int get_accumulate_or_r(const char *function, const void *origin_addr, MPI_Count origin_count,
+                        MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                        MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    const char *function = "MPI_Get_accumulate";
     Operation o;
     if (int rc = check(function, win, result_count, result_datatype, target_rank, target_disp, target_count,
                        target_datatype, &o);
@@ -239,7 +299,8 @@ int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
         }
         if (static_cast<std::size_t>(origin_count) * origin->size != o.bytes) {
             return raise_on_win(win, MPI_ERR_TRUNCATE, function,
-                                "the origin gives " + std::to_string(static_cast<std::size_t>(origin_count) * origin->size) +
+                                "the origin gives " +
+                                    std::to_string(static_cast<std::size_t>(origin_count) * origin->size) +
                                     " bytes, the target takes " + std::to_string(o.bytes));
         }
         if ((rc = same_basic(win, function, reduction, {o.target, origin, o.origin})) != MPI_SUCCESS) {
@@ -249,14 +310,113 @@ int get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
         return rc;
     }
     mca_osc_base_module_t *m = o.w->osc;
-    if (m->osc_get_accumulate == nullptr) {
+    const std::size_t n_origin = origin == nullptr ? 0 : static_cast<std::size_t>(origin_count);
+    if (request == nullptr) {
+        if (m->osc_get_accumulate == nullptr) {
+            return unsupported(win, function, *o.w);
+        }
+        return outcome(win, function,
+                       m->osc_get_accumulate(origin_addr, n_origin, osc::to_c(origin), result_addr,
+                                             count_of(o, result_count), osc::to_c(o.origin), target_rank, target_disp,
+                                             count_of(o, target_count), osc::to_c(o.target), osc::to_c(reduction),
+                                             osc::to_c(o.w), m));
+    }
+    if (m->osc_rget_accumulate == nullptr) {
         return unsupported(win, function, *o.w);
     }
-    return outcome(win, function,
-                   m->osc_get_accumulate(origin_addr, origin == nullptr ? 0 : static_cast<std::size_t>(origin_count),
-                                         osc::to_c(origin), result_addr, count_of(o, result_count),
-                                         osc::to_c(o.origin), target_rank, target_disp, count_of(o, target_count),
-                                         osc::to_c(o.target), osc::to_c(reduction), osc::to_c(o.w), m));
+    tessera_request *r = nullptr;
+    rc = outcome(win, function,
+                 m->osc_rget_accumulate(origin_addr, n_origin, osc::to_c(origin), result_addr,
+                                        count_of(o, result_count), osc::to_c(o.origin), target_rank, target_disp,
+                                        count_of(o, target_count), osc::to_c(o.target), osc::to_c(reduction), &r,
+                                        osc::to_c(o.w), m));
+    if (rc == MPI_SUCCESS) {
+        *request = handle_of(r);
+    }
+    return rc;
+}
+
+} // namespace
+
+int put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put_or_rput("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, win, nullptr);
+}
+
+int rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+           MPI_Request *request)
+{
+    int rc = MPI_SUCCESS;
+    if (!request_ok(win, "MPI_Rput", request, &rc)) {
+        return rc;
+    }
+    return put_or_rput("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, win, request);
+}
+
+int get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return get_or_rget("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, win, nullptr);
+}
+
+int rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+           MPI_Request *request)
+{
+    int rc = MPI_SUCCESS;
+    if (!request_ok(win, "MPI_Rget", request, &rc)) {
+        return rc;
+    }
+    return get_or_rget("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                       target_datatype, win, request);
+}
+
+int accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                 MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return accumulate_or_r("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                           target_count, target_datatype, op, win, nullptr);
+}
+
+int raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                  MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                  MPI_Request *request)
+{
+    int rc = MPI_SUCCESS;
+    if (!request_ok(win, "MPI_Raccumulate", request, &rc)) {
+        return rc;
+    }
+    return accumulate_or_r("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                           target_count, target_datatype, op, win, request);
+}
+
+int get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                     void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                     MPI_Win win)
+{
+    return get_accumulate_or_r("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp, target_count,
+                               target_datatype, op, win, nullptr);
+}
+
+int rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win, MPI_Request *request)
+{
+    int rc = MPI_SUCCESS;
+    if (!request_ok(win, "MPI_Rget_accumulate", request, &rc)) {
+        return rc;
+    }
+    return get_accumulate_or_r("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp, target_count,
+                               target_datatype, op, win, request);
 }
 
 /* One element of a predefined datatype (MPI-4.1 12.3.4). */
@@ -317,7 +477,7 @@ int win_fence(int assert, MPI_Win win)
         return rc;
     }
     if (rc = w->osc->osc_fence(assert, osc::to_c(w), w->osc); rc != MPI_SUCCESS) {
-        return raise_on_win(win, rc, "MPI_Win_fence", "completing the epoch's operations failed");
+        return raise_on_win(win, rc, "MPI_Win_fence", rma_failure(rc, "completing the epoch's operations failed"));
     }
     return MPI_SUCCESS;
 }

@@ -36,6 +36,13 @@ int raise_on_win(MPI_Win win, int code, const char *function, const std::string 
     return raise_error(ObjectKind::Win, win, code, function, detail);
 }
 
+std::string rma_failure(int rc, const std::string &otherwise)
+{
+    return rc == MPI_ERR_RMA_RANGE ? "an operation this call completed named target memory outside every region "
+                                     "attached to the target's dynamic window: the target refused it"
+                                   : otherwise;
+}
+
 Window *win_argument(const char *function, MPI_Win win, int *rc)
 {
     Window *w = win_lookup(win);

@@ -48,7 +48,8 @@ struct Window {
     std::vector<WindowTarget> targets;
     std::string name;
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; /* retained while set (errhandler_retain) */
-    InfoEntries info;
+    InfoEntries info;     /* the hints in force (win_hints_apply) */
+    bool no_locks = false; /* the hint no_locks is true: MPI_Win_lock and lock_all are refused */
 
     /* The window's one-sided communication (frameworks/osc/osc.h), chosen at creation: every
      * operation and synchronisation goes to it once its arguments are checked (win_rma.cpp). */
@@ -67,6 +68,14 @@ std::string win_label(const Window &w);
 
 /* Raises `code` for `function` on the window's error handler (MPI_WIN_NULL: MPI_COMM_WORLD's). */
 int raise_on_win(MPI_Win win, int code, const char *function, const std::string &detail);
+
+/* Takes the hints an application gave (creation, MPI_Win_set_info) into w.info: the window keys with
+ * valid values (and the defaults of those never given), and every other key as it is (win_hints.cpp). */
+void win_hints_apply(Window &w, const InfoEntries &given);
+
+/* The message for an error class a window's synchronisation returned: what MPI_ERR_RMA_RANGE from a
+ * completing call means (a dynamic window's target refused an operation), or `otherwise`. */
+std::string rma_failure(int rc, const std::string &otherwise);
 
 /* The window of argument `win`, or nullptr after raising MPI_ERR_WIN (*rc says what to return). */
 Window *win_argument(const char *function, MPI_Win win, int *rc);

@@ -24,8 +24,8 @@ int register_params(const mca_base_component_t *)
 
 mca_osc_base_module_t *win_query(struct tessera_win *win, const mca_osc_base_window_args_t *args, int *out_priority)
 {
-    /* Dynamic and shared windows are not served yet: creating one fails with a clear error. */
-    if (args->flavor != MPI_WIN_FLAVOR_CREATE && args->flavor != MPI_WIN_FLAVOR_ALLOCATE) {
+    /* Shared windows need memory the processes share: osc sm's. */
+    if (args->flavor == MPI_WIN_FLAVOR_SHARED) {
         return nullptr;
     }
     *out_priority = priority;

@@ -5,6 +5,7 @@
  * order its origin made them. Lock requests wait in a queue until they can be granted; a grant, a flush
  * and an unlock are acknowledged on the reply tag.
  */
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -47,9 +48,36 @@ void reply(Module &m, int peer, std::vector<char> bytes)
     m.replies.push_back(std::move(p)); /* a moved vector keeps its bytes where the send reads them */
 }
 
+/* The byte counts the operations of `peer` refused since the last acknowledgement (dynamic windows). */
 void acknowledge(Module &m, int peer)
 {
-    reply(m, peer, std::vector<char>(1, 0));
+    std::uint32_t &refused = m.refused[static_cast<std::size_t>(peer)];
+    reply(m, peer, std::vector<char>(1, static_cast<char>(std::min<std::uint32_t>(refused, 255))));
+    refused = 0;
+}
+
+bool moves_data(Kind k)
+{
+    return k == Kind::Put || k == Kind::Get || k == Kind::Accumulate || k == Kind::GetAccumulate ||
+           k == Kind::CompareAndSwap;
+}
+
+/* A request of a dynamic window naming bytes outside every attached region: nothing is touched; a
+ * request with a reply gets an empty one, and the next acknowledgement counts it. */
+bool refuse(Module &m, int peer, const Ctl &c, const mca_dte_elem_t *desc)
+{
+    if (!m.dynamic || !moves_data(c.kind) || in_region(m, c, desc)) {
+        return false;
+    }
+    if (c.kind == Kind::Put || c.kind == Kind::Accumulate) {
+        ++m.refused[static_cast<std::size_t>(peer)];
+    } else {
+        reply(m, peer, {}); /* the empty reply says it */
+    }
+    if (c.fence != 0) {
+        m.applied[c.fence - 1].fetch_add(1, std::memory_order_release);
+    }
+    return true;
 }
 
 bool grantable(const Module &m, int type)
@@ -113,7 +141,12 @@ void apply(Module &m, int peer, const Ctl &c, const char *payload)
 {
     const auto *desc = reinterpret_cast<const mca_dte_elem_t *>(payload);
     const char *data = payload == nullptr ? nullptr : payload + c.elems * sizeof(mca_dte_elem_t);
-    char *at = static_cast<char *>(m.w->base) + c.disp_bytes;
+    if (refuse(m, peer, c, desc)) {
+        return;
+    }
+    /* A dynamic window's displacement is the address itself. */
+    char *at = m.dynamic ? reinterpret_cast<char *>(static_cast<std::uintptr_t>(c.disp_bytes))
+                         : static_cast<char *>(m.w->base) + c.disp_bytes;
     switch (c.kind) {
     case Kind::Put:
         target_scatter(c, desc, at, data);
@@ -170,6 +203,15 @@ void apply(Module &m, int peer, const Ctl &c, const char *payload)
         break;
     case Kind::Flush:
         acknowledge(m, peer);
+        break;
+    case Kind::Post:
+        m.posts_from[static_cast<std::size_t>(peer)].fetch_add(1, std::memory_order_release);
+        break;
+    case Kind::Complete:
+        if (c.count != 0) { /* a dynamic window's origin learns of refused operations */
+            acknowledge(m, peer);
+        }
+        m.completes.fetch_add(1, std::memory_order_release);
         break;
     }
     if (c.fence != 0) {
@@ -262,6 +304,12 @@ void release_sent(std::vector<Pending> &replies)
         if (!m->replies.empty()) {
             release_sent(m->replies);
         }
+        if (m->tracked_count.load(std::memory_order_acquire) != 0) {
+            const std::unique_lock tracked(m->tracked_lock, std::try_to_lock);
+            if (tracked.owns_lock()) {
+                finish_tracked(*m, -1);
+            }
+        }
     }
     in_hook = false;
     return events;
@@ -277,10 +325,17 @@ int hook()
 
 } // namespace
 
+void with_hook_lock(void (*change)(Module &, void *), Module &m, void *arg)
+{
+    const std::lock_guard guard(registry_lock);
+    change(m, arg);
+}
+
 int listen_start(Module &m)
 {
     const std::lock_guard guard(registry_lock);
     m.from.resize(static_cast<std::size_t>(m.w->size));
+    m.refused.assign(static_cast<std::size_t>(m.w->size), 0);
     for (int peer = 0; peer < m.w->size; ++peer) {
         post_ctl(m, peer);
     }

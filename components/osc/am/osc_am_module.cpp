@@ -51,6 +51,10 @@ mca_osc_base_module_t *module_create(Window *w)
     m->nocheck.assign(n, false);
     m->out.resize(n);
     m->unanswered.assign(n, false);
+    m->in_access.assign(n, 0);
+    m->post_seen.assign(n, 0);
+    m->posts_from = std::make_unique<std::atomic<int>[]>(n);
+    m->dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
     mca_osc_base_module_t &b = m->base;
     b.osc_component = &mca_osc_am_component;
     b.osc_enable = enable;
@@ -62,16 +66,29 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_get_accumulate = Serialized<get_accumulate>::call;
     b.osc_fetch_and_op = Serialized<fetch_and_op>::call;
     b.osc_compare_and_swap = Serialized<compare_and_swap>::call;
+    b.osc_rput = Serialized<rput>::call;
+    b.osc_rget = Serialized<rget>::call;
+    b.osc_raccumulate = Serialized<raccumulate>::call;
+    b.osc_rget_accumulate = Serialized<rget_accumulate>::call;
     b.osc_fence = Serialized<fence>::call;
+    b.osc_start = Serialized<start>::call;
+    b.osc_complete = Serialized<complete>::call;
+    b.osc_post = Serialized<post>::call;
+    b.osc_wait = Serialized<wait>::call;
+    b.osc_test = Serialized<test>::call;
     b.osc_lock = Serialized<lock>::call;
     b.osc_unlock = Serialized<unlock>::call;
     b.osc_lock_all = Serialized<lock_all>::call;
     b.osc_unlock_all = Serialized<unlock_all>::call;
     b.osc_flush = Serialized<flush>::call;
     b.osc_flush_all = Serialized<flush_all>::call;
-    b.osc_flush_local = Serialized<flush>::call;
-    b.osc_flush_local_all = Serialized<flush_all>::call;
+    b.osc_flush_local = Serialized<flush_local>::call;
+    b.osc_flush_local_all = Serialized<flush_local_all>::call;
     b.osc_sync = win_sync;
+    if (m->dynamic) {
+        b.osc_attach = Serialized<attach>::call;
+        b.osc_detach = Serialized<detach>::call;
+    }
     b.module_state = m.get();
     return &m.release()->base;
 }

@@ -17,10 +17,21 @@ namespace tessera::ompi::osc_am {
 namespace {
 
 /* MPI_SUCCESS with *fence set (0, or 1 + the fence epoch's parity) when an epoch gives access to
- * `target`; MPI_ERR_RMA_SYNC otherwise. */
-int access(const Module &m, int target, std::uint32_t *fence)
+ * `target`; MPI_ERR_RMA_SYNC otherwise. In an access epoch of PSCW the first operation to a target
+ * waits for its post. */
+int access(Module &m, int target, std::uint32_t *fence)
 {
     if (m.lock_all || (target >= 0 && m.lock_type[static_cast<std::size_t>(target)] != 0)) {
+        *fence = 0;
+        return MPI_SUCCESS;
+    }
+    if (m.access_open) {
+        if (target != MPI_PROC_NULL && m.in_access[static_cast<std::size_t>(target)] == 0) {
+            return MPI_ERR_RMA_SYNC;
+        }
+        if (target != MPI_PROC_NULL) {
+            await_post(m, target);
+        }
         *fence = 0;
         return MPI_SUCCESS;
     }
@@ -89,7 +100,7 @@ int finish(Module &m, int target, Ctl &c, std::vector<char> payload, void *reply
  * MPI_SUCCESS when nothing moves (MPI_PROC_NULL, no elements; the epoch is checked all the same), else
  * kMoves with *fence set. */
 constexpr int kMoves = -1;
-int open_operation(const Module &m, int target, std::size_t count, std::uint32_t *fence)
+int open_operation(Module &m, int target, std::size_t count, std::uint32_t *fence)
 {
     if (access(m, target, fence) != MPI_SUCCESS) {
         return MPI_ERR_RMA_SYNC;

@@ -29,6 +29,8 @@ const Datatype *byte_type()
     return type;
 }
 
+} // namespace
+
 /* A request without data whose acknowledgement the origin waits for (lock grant, flush, unlock). */
 int send_control(Module &m, int target, Kind kind, std::uint64_t count)
 {
@@ -39,6 +41,8 @@ int send_control(Module &m, int target, Kind kind, std::uint64_t count)
     c.op = reinterpret_cast<std::uint64_t>(MPI_OP_NULL);
     return send_ctl(m, target, c, {}, nullptr, 1, nullptr);
 }
+
+namespace {
 
 bool any_lock(const Module &m)
 {
@@ -76,6 +80,10 @@ int send_ctl(Module &m, int target, const Ctl &c, std::vector<char> payload, voi
             p.bytes.resize(1);
             reply = p.bytes.data();
             reply_type = byte_type();
+            p.role = Pending::Role::Ack;
+        } else {
+            p.role = Pending::Role::Data;
+            p.expect = reply_count * reply_type->size;
         }
         p.r = pml::irecv(reply, reply_count, reply_type, target, kTagReply, m.comm);
         out.push_back(std::move(p));
@@ -109,6 +117,18 @@ int complete_target(Module &m, int target)
         if (p.r->status.MPI_ERROR != MPI_SUCCESS && rc == MPI_SUCCESS) {
             rc = p.r->status.MPI_ERROR;
         }
+        /* A dynamic window's target refused an operation outside its regions. */
+        const bool refused = (p.role == Pending::Role::Ack && p.bytes[0] != 0) ||
+                             (p.role == Pending::Role::Data && pml::status_count(&p.r->status) < p.expect);
+        if (refused && rc == MPI_SUCCESS) {
+            rc = MPI_ERR_RMA_RANGE;
+        }
+    }
+    if (m.tracked_count.load(std::memory_order_acquire) != 0) { /* before their replies are released */
+        const opal::LockGuard guard(m.tracked_lock);
+        finish_tracked(m, target);
+    }
+    for (Pending &p : out) {
         pml::request_release(p.r);
     }
     out.clear();
@@ -119,8 +139,15 @@ int complete_target(Module &m, int target)
 int fence(int assert, tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (any_lock(m)) {
+    if (any_lock(m) || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
+    }
+    if (m.dynamic) { /* an acknowledgement after the epoch's puts and accumulates tells of refused ones */
+        for (int t = 0; t < m.w->size; ++t) {
+            if (m.unanswered[static_cast<std::size_t>(t)]) {
+                send_control(m, t, Kind::Flush, 0);
+            }
+        }
     }
     int expected = 0;
     if (int rc = native::reduce_scatter_block_c(m.requests_to.data(), &expected, 1, MPI_INT, MPI_SUM, m.w->comm);
@@ -140,7 +167,7 @@ int lock(int lock_type, int target, int assert, tessera_win *, mca_osc_base_modu
 {
     Module &m = of(module);
     const auto t = static_cast<std::size_t>(target);
-    if (m.lock_all || m.lock_type[t] != 0) {
+    if (m.lock_all || m.lock_type[t] != 0 || m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
     m.nocheck[t] = (assert & MPI_MODE_NOCHECK) != 0;
@@ -169,7 +196,7 @@ int unlock(int target, tessera_win *, mca_osc_base_module_t *module)
 int lock_all(int assert, tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (any_lock(m)) {
+    if (any_lock(m) || m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
     const bool nocheck = (assert & MPI_MODE_NOCHECK) != 0;
@@ -226,6 +253,53 @@ int flush_all(tessera_win *, mca_osc_base_module_t *module)
     return complete_all(m);
 }
 
+/* Local completion (MPI-4.1 12.5.4): a put's or accumulate's origin data was packed into its request
+ * when the call was made, so the origin buffers are reusable already; what remains is the data of gets
+ * and fetching operations, which must have arrived. The target's acknowledgement is not waited for (the
+ * next flush or unlock asks for it). Sends that completed meanwhile are released, so that a long epoch
+ * of flush_local calls does not keep every payload. */
+int flush_local_target(Module &m, int target)
+{
+    std::vector<Pending> &out = m.out[static_cast<std::size_t>(target)];
+    for (Pending &p : out) {
+        if (p.role == Pending::Role::Data) {
+            pml::wait_for(p.r);
+        }
+    }
+    std::erase_if(out, [](Pending &p) {
+        if (p.role != Pending::Role::Send || !p.r->complete) {
+            return false;
+        }
+        const bool failed = p.r->status.MPI_ERROR != MPI_SUCCESS;
+        if (!failed) {
+            pml::request_release(p.r);
+        }
+        return !failed; /* a failed send stays for the flush to report */
+    });
+    return MPI_SUCCESS;
+}
+
+int flush_local(int target, tessera_win *, mca_osc_base_module_t *module)
+{
+    Module &m = of(module);
+    if (!m.lock_all && m.lock_type[static_cast<std::size_t>(target)] == 0) {
+        return MPI_ERR_RMA_SYNC;
+    }
+    return flush_local_target(m, target);
+}
+
+int flush_local_all(tessera_win *, mca_osc_base_module_t *module)
+{
+    Module &m = of(module);
+    if (!any_lock(m)) {
+        return MPI_ERR_RMA_SYNC;
+    }
+    for (int t = 0; t < m.w->size; ++t) {
+        flush_local_target(m, t);
+    }
+    return MPI_SUCCESS;
+}
+
 /* The window's memory is the process's own (the unified model): a full memory barrier orders this
  * process's loads and stores against what the hook applied. A sequentially consistent read-modify-write
  * rather than a bare fence, which GCC's ThreadSanitizer refuses to compile. */
@@ -240,7 +314,7 @@ int win_sync(tessera_win *, mca_osc_base_module_t *)
 int free_window(tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (any_lock(m)) {
+    if (any_lock(m) || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
     }
     for (const auto &out : m.out) {

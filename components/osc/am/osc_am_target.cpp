@@ -1,4 +1,6 @@
 /* osc am: the window's bytes a request names, walked along the target datatype's description. */
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "components/osc/am/osc_am.h"
@@ -44,6 +46,17 @@ void each(const Ctl &c, const mca_dte_elem_t *desc, Fn fn)
 }
 
 } // namespace
+
+void target_span(const Ctl &c, const mca_dte_elem_t *desc, std::ptrdiff_t *lo, std::ptrdiff_t *hi)
+{
+    std::ptrdiff_t low = PTRDIFF_MAX, high = PTRDIFF_MIN;
+    each(c, desc, [&](std::ptrdiff_t off, std::size_t len) {
+        low = std::min(low, off);
+        high = std::max(high, off + static_cast<std::ptrdiff_t>(len));
+    });
+    *lo = low;
+    *hi = high;
+}
 
 void target_gather(const Ctl &c, const mca_dte_elem_t *desc, const char *at, char *out)
 {

@@ -31,8 +31,10 @@ TEST_F(NativeBindings, NativeServesTheProcess)
 
 TEST_F(NativeBindings, UnimplementedFunctionIsUnsupported)
 {
-    EXPECT_EQ(MPI_Win_wait(MPI_WIN_NULL), MPI_ERR_UNSUPPORTED_OPERATION);
-    EXPECT_EQ(PMPI_Win_wait(MPI_WIN_NULL), MPI_ERR_UNSUPPORTED_OPERATION);
+    /* Dynamic processes (MPI_Comm_accept): not in the native engine. */
+    MPI_Comm peer = MPI_COMM_NULL;
+    EXPECT_EQ(MPI_Comm_accept("port", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &peer), MPI_ERR_UNSUPPORTED_OPERATION);
+    EXPECT_EQ(PMPI_Comm_accept("port", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &peer), MPI_ERR_UNSUPPORTED_OPERATION);
 }
 
 TEST_F(NativeBindings, ArgumentChecksStillRaiseTheirClasses)
@@ -52,7 +54,8 @@ TEST_F(NativeBindings, TheReentryDepthIsARuntimeTranslatorsBusiness)
     int rank = -1;
     tessera_translator_enter();
     const int rc = MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const int unsupported = MPI_Win_wait(MPI_WIN_NULL); // post-start-complete-wait: not implemented
+    MPI_Comm peer = MPI_COMM_NULL;
+    const int unsupported = MPI_Comm_accept("port", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &peer); // not implemented
     tessera_translator_leave();
     EXPECT_EQ(rc, MPI_SUCCESS);
     EXPECT_EQ(rank, 0);
