@@ -12,12 +12,11 @@
 #include "ompi/runtime/string_out.h"
 #include "frameworks/osc/base/base.h"
 #include "mca/constants.h"
+#include "ompi/win/win_creation.h"
 #include "ompi/win/win_osc.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
-
-namespace {
 
 /* The collective part of both constructors: the private communicator, every process's size and
  * displacement unit, the registration. `parent` is valid and `info` checked; errors are raised on `on`. */
@@ -65,6 +64,11 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
                                    std::string("the window's one-sided communication could not be set up: ") +
                                        tessera_strerror(rc));
     }
+    /* A module sharing memory (osc sm) gave MPI_Win_allocate's window memory of its own. */
+    if (owns_memory && w->base != base) {
+        free_mem(base);
+        w->owns_memory = false;
+    }
     *win = win_handle(w.get());
     win_register(w.release());
     return MPI_SUCCESS;
@@ -91,8 +95,6 @@ int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     }
     return hints_argument(function, comm, info, hints);
 }
-
-} // namespace
 
 int win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
@@ -131,7 +133,7 @@ int win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, voi
         free_mem(base);
         return rc;
     }
-    *static_cast<void **>(baseptr) = base;
+    *static_cast<void **>(baseptr) = win_lookup(*win)->base;
     return MPI_SUCCESS;
 }
 
