@@ -1,5 +1,6 @@
 /* MPI_Win_create, MPI_Win_allocate and MPI_Win_free (MPI-4.1 12.2), and the window's group, name and
  * hints (12.2.6, 12.2.7). */
+#include <climits>
 #include <cstring>
 #include <memory>
 
@@ -75,7 +76,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
 }
 
 /* Checks common to both constructors; MPI_SUCCESS or the raised error. */
-int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
+int check(const char *function, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
           InfoEntries *hints)
 {
     int rc = MPI_SUCCESS;
@@ -92,6 +93,10 @@ int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     if (disp_unit <= 0) {
         return raise_on_comm(comm, MPI_ERR_DISP, function,
                              "displacement unit " + std::to_string(disp_unit) + " is not positive");
+    }
+    if (disp_unit > INT_MAX) { /* MPI_WIN_DISP_UNIT gives it as an int */
+        return raise_on_comm(comm, MPI_ERR_DISP, function,
+                             "displacement unit " + std::to_string(disp_unit) + " is larger than an int holds");
     }
     return hints_argument(function, comm, info, hints);
 }

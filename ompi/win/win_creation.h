@@ -20,7 +20,7 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
            Communicator *parent, int flavor, bool owns_memory, MPI_Win *win);
 
 /* The argument checks of every constructor; MPI_SUCCESS or the raised error. */
-int check(const char *function, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
+int check(const char *function, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, Communicator **parent,
           InfoEntries *hints);
 
 } // namespace tessera::ompi::native

@@ -1,7 +1,6 @@
 /* MPI_Win_allocate_shared and MPI_Win_shared_query (MPI-4.1 12.2.3): a window whose memory every
  * process of the group can load from and store to directly. The memory is the osc module's (osc sm:
  * one segment per window); this layer checks the arguments and gives the pointers. */
-#include <climits>
 #include <string>
 
 #include "ompi/errhandler/errhandler.h"
@@ -21,14 +20,9 @@ int win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_
         return raise_on_comm(comm, MPI_ERR_ARG, kFunction, "argument 'win' is NULL");
     }
     *win = MPI_WIN_NULL;
-    if (disp_unit > INT_MAX) {
-        return raise_on_comm(comm, MPI_ERR_DISP, kFunction,
-                             "displacement unit " + std::to_string(disp_unit) + " is larger than a window keeps (" +
-                                 std::to_string(INT_MAX) + ")");
-    }
     Communicator *parent = nullptr;
     InfoEntries hints;
-    if (int rc = check(kFunction, size, static_cast<int>(disp_unit), info, comm, &parent, &hints); rc != MPI_SUCCESS) {
+    if (int rc = check(kFunction, size, disp_unit, info, comm, &parent, &hints); rc != MPI_SUCCESS) {
         return rc;
     }
     if (baseptr == nullptr) {
