@@ -146,6 +146,21 @@ int fetch_and_op(const void *origin, void *result, mca_osc_dt_t dt, int target, 
 int compare_and_swap(const void *origin, const void *compare, void *result, mca_osc_dt_t dt, int target,
                      ptrdiff_t target_disp, tessera_win *win, mca_osc_base_module_t *module);
 
+/* osc_sm_request.cpp: the request-based forms, complete when returned. */
+int rput(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+         size_t target_count, mca_osc_dt_t target_dt, tessera_request **request, tessera_win *win,
+         mca_osc_base_module_t *module);
+int rget(void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+         size_t target_count, mca_osc_dt_t target_dt, tessera_request **request, tessera_win *win,
+         mca_osc_base_module_t *module);
+int raccumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, int target, ptrdiff_t target_disp,
+                size_t target_count, mca_osc_dt_t target_dt, mca_osc_op_t op, tessera_request **request,
+                tessera_win *win, mca_osc_base_module_t *module);
+int rget_accumulate(const void *origin, size_t origin_count, mca_osc_dt_t origin_dt, void *result,
+                    size_t result_count, mca_osc_dt_t result_dt, int target, ptrdiff_t target_disp,
+                    size_t target_count, mca_osc_dt_t target_dt, mca_osc_op_t op, tessera_request **request,
+                    tessera_win *win, mca_osc_base_module_t *module);
+
 /* osc_sm_sync.cpp: the synchronisations, free and shared_query. */
 /* MPI_SUCCESS when an epoch of this process gives access to `target` (MPI_PROC_NULL: any epoch). */
 int access(const Module &m, int target);

@@ -89,6 +89,10 @@ mca_osc_base_module_t *module_create(Window *w)
     b.osc_get_accumulate = get_accumulate;
     b.osc_fetch_and_op = fetch_and_op;
     b.osc_compare_and_swap = compare_and_swap;
+    b.osc_rput = rput;
+    b.osc_rget = rget;
+    b.osc_raccumulate = raccumulate;
+    b.osc_rget_accumulate = rget_accumulate;
     b.osc_fence = fence;
     b.osc_start = start;
     b.osc_complete = complete;

@@ -241,6 +241,46 @@ static void active_target(MPI_Win win, long *mine)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* The request-based operations, complete when MPI_Wait returns, in a passive epoch (slot 7 of each
+ * rank's part: every rank works on the part of the rank after it). */
+static void request_based(MPI_Win win, long *mine)
+{
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    const long v = 7000 + rank;
+    MPI_Request req = MPI_REQUEST_NULL;
+    const int rc = MPI_Rput(&v, 1, MPI_LONG, right, 7, 1, MPI_LONG, win, &req);
+    CHECK(error_class(rc) == MPI_ERR_RMA_SYNC || error_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION,
+          "MPI_Rput outside a passive epoch: %d", rc);
+    if (error_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION) {
+        if (rank == 0) {
+            printf("win_shared: MPI_Rput refused: request-based operations not checked\n");
+        }
+        return;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    CHECK(MPI_Rput(&v, 1, MPI_LONG, right, 7, 1, MPI_LONG, win, &req) == MPI_SUCCESS, "MPI_Rput");
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Win_flush(right, win);
+    long got = -1, old = -1;
+    CHECK(MPI_Rget(&got, 1, MPI_LONG, right, 7, 1, MPI_LONG, win, &req) == MPI_SUCCESS, "MPI_Rget");
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(got == v, "MPI_Rget gave %ld, MPI_Rput put %ld", got, v);
+    const long add = 5;
+    CHECK(MPI_Raccumulate(&add, 1, MPI_LONG, right, 7, 1, MPI_LONG, MPI_SUM, win, &req) == MPI_SUCCESS,
+          "MPI_Raccumulate");
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(MPI_Rget_accumulate(NULL, 0, MPI_LONG, &old, 1, MPI_LONG, right, 7, 1, MPI_LONG, MPI_NO_OP, win, &req) ==
+              MPI_SUCCESS,
+          "MPI_Rget_accumulate");
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(old == v + add, "MPI_Rget_accumulate gave %ld, expected %ld", old, v + add);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(mine[7] == 7000 + left + add, "slot 7: %ld, expected %ld", mine[7], 7000 + left + add);
+}
+
 /* Derived datatypes on both sides, in an MPI_Win_allocate window (served by sm on one host). */
 static void datatypes(void)
 {
@@ -351,6 +391,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     contention(win, mine);
     active_target(win, mine);
+    request_based(win, mine);
     MPI_Win_free(&win);
     datatypes();
     int all = 0;
