@@ -91,6 +91,7 @@ struct Module {
 
     /* This process's epochs (origin side). */
     bool fence_open = false;        /* between a fence without MPI_MODE_NOSUCCEED and the next */
+    mutable bool fence_used = false; /* an operation was made since that fence (MPI_Win_start then errs) */
     std::vector<int> lock_type;     /* per target: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
     std::vector<bool> nocheck;      /* per target: taken with MPI_MODE_NOCHECK (no counter touched) */
     int locks_held = 0;

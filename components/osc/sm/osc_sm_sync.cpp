@@ -26,21 +26,23 @@ void full_fence()
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
-/* The window ranks of the members of `group` (a group of the window's processes, MPI-4.1 12.5.2). */
-std::vector<int> window_ranks(const Module &m, tessera_group *group)
+/* The window ranks of the members of `group` (MPI-4.1 12.5.2); false when one is not a process of the
+ * window. */
+bool window_ranks(const Module &m, tessera_group *group, std::vector<int> *ranks)
 {
     const auto *g = reinterpret_cast<const Group *>(group);
     const Communicator *c = comm_lookup(m.w->comm);
-    std::vector<int> ranks;
     for (const tessera_proc_t *p : g->procs) {
-        for (int r = 0; r < c->size; ++r) {
-            if (c->procs[static_cast<std::size_t>(r)] == p) {
-                ranks.push_back(r);
-                break;
-            }
+        int found = -1;
+        for (int r = 0; r < c->size && found < 0; ++r) {
+            found = c->procs[static_cast<std::size_t>(r)] == p ? r : -1;
         }
+        if (found < 0) {
+            return false;
+        }
+        ranks->push_back(found);
     }
-    return ranks;
+    return true;
 }
 
 void acquire(std::atomic<std::uint64_t> &word, int lock_type)
@@ -68,7 +70,11 @@ void release(std::atomic<std::uint64_t> &word, int lock_type)
 
 int access(const Module &m, int target)
 {
-    if (m.lock_all || m.fence_open) {
+    if (m.lock_all) {
+        return MPI_SUCCESS;
+    }
+    if (m.fence_open) {
+        m.fence_used = true;
         return MPI_SUCCESS;
     }
     if (target == MPI_PROC_NULL) {
@@ -104,17 +110,23 @@ int fence(int assert, tessera_win *, mca_osc_base_module_t *module)
     }
     full_fence();
     m.fence_open = (assert & MPI_MODE_NOSUCCEED) == 0;
+    m.fence_used = false;
     return MPI_SUCCESS;
 }
 
 int start(tessera_group *group, int assert, tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (m.access_open || m.locks_held > 0 || m.lock_all) {
+    /* A fence followed by no operation opened no epoch (12.5.1): start may follow it. */
+    if (m.access_open || m.locks_held > 0 || m.lock_all || (m.fence_open && m.fence_used)) {
         return MPI_ERR_RMA_SYNC;
     }
+    std::vector<int> ranks;
+    if (!window_ranks(m, group, &ranks)) {
+        return MPI_ERR_GROUP;
+    }
     m.fence_open = false;
-    m.access_group = window_ranks(m, group);
+    m.access_group = std::move(ranks);
     if ((assert & MPI_MODE_NOCHECK) == 0) {
         for (int t : m.access_group) {
             wait_word(m.segment.posted(m.rank)[t], ++m.posts_seen[static_cast<std::size_t>(t)]);
@@ -146,8 +158,10 @@ int post(tessera_group *group, int assert, tessera_win *, mca_osc_base_module_t 
     if (m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
     }
-    m.fence_open = false;
-    const std::vector<int> origins = window_ranks(m, group);
+    std::vector<int> origins;
+    if (!window_ranks(m, group, &origins)) {
+        return MPI_ERR_GROUP;
+    }
     full_fence(); /* this process's own stores before the post are seen by the origins */
     if ((assert & MPI_MODE_NOCHECK) == 0) {
         for (int o : origins) {
@@ -189,7 +203,7 @@ int lock(int lock_type, int target, int assert, tessera_win *, mca_osc_base_modu
 {
     Module &m = of(module);
     const auto t = static_cast<std::size_t>(target);
-    if (m.lock_all || m.lock_type[t] != 0) {
+    if (m.lock_all || m.lock_type[t] != 0 || m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
     m.nocheck[t] = (assert & MPI_MODE_NOCHECK) != 0;
@@ -220,7 +234,7 @@ int unlock(int target, tessera_win *, mca_osc_base_module_t *module)
 int lock_all(int assert, tessera_win *, mca_osc_base_module_t *module)
 {
     Module &m = of(module);
-    if (m.lock_all || m.locks_held > 0) {
+    if (m.lock_all || m.locks_held > 0 || m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
     m.lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
