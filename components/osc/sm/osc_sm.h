@@ -91,10 +91,12 @@ struct Module {
 
     /* This process's epochs (origin side). */
     bool fence_open = false;        /* between a fence without MPI_MODE_NOSUCCEED and the next */
-    mutable bool fence_used = false; /* an operation was made since that fence (MPI_Win_start then errs) */
+    /* An operation was made since that fence (MPI_Win_start then errs); atomic, as the counts below:
+     * several threads may make one-sided calls on one window at once (locks of different targets). */
+    mutable std::atomic<bool> fence_used{false};
     std::vector<int> lock_type;     /* per target: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
     std::vector<bool> nocheck;      /* per target: taken with MPI_MODE_NOCHECK (no counter touched) */
-    int locks_held = 0;
+    std::atomic<int> locks_held{0};
     bool lock_all = false;
     bool lock_all_nocheck = false;
     std::vector<int> access_group;  /* MPI_Win_start's targets (window ranks); empty: no access epoch */

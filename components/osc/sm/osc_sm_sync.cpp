@@ -74,7 +74,7 @@ int access(const Module &m, int target)
         return MPI_SUCCESS;
     }
     if (m.fence_open) {
-        m.fence_used = true;
+        m.fence_used.store(true, std::memory_order_relaxed);
         return MPI_SUCCESS;
     }
     if (target == MPI_PROC_NULL) {
@@ -110,7 +110,7 @@ int fence(int assert, tessera_win *, mca_osc_base_module_t *module)
     }
     full_fence();
     m.fence_open = (assert & MPI_MODE_NOSUCCEED) == 0;
-    m.fence_used = false;
+    m.fence_used.store(false, std::memory_order_relaxed);
     return MPI_SUCCESS;
 }
 
