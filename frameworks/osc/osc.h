@@ -3,7 +3,8 @@
  * priority — when a window is created, every open component is asked for a module for that window with
  * a priority, and the module of highest priority serves every operation and synchronisation of the
  * window until MPI_Win_free. Components in the tree: am (operations as messages the target applies;
- * any window, any peers); `tessera_info` lists what a build has.
+ * any window, any peers), sm (one shared segment per window whose processes share a host);
+ * `tessera_info` lists what a build has.
  *
  * The MPI layer (ompi/win) keeps the window object, its attributes, name, hints and error handler, and
  * checks the arguments before it calls a module: the window is valid, ranks are in the window's group
@@ -23,7 +24,9 @@
  * Memory: for MPI_Win_create and MPI_Win_allocate the MPI layer gives the module the window's base; for
  * MPI_Win_allocate_shared (a component that shares memory) *base is NULL at osc_enable and the module
  * allocates the memory and sets it (released by osc_free); osc_shared_query then gives other processes'
- * pointers into it. A module that offers direct load/store sets the window's model to MPI_WIN_UNIFIED.
+ * pointers into it. For MPI_Win_allocate such a module may also set *base to memory of its own at
+ * osc_enable: the MPI layer then frees what it had allocated. A module that offers direct load/store
+ * sets the window's model to MPI_WIN_UNIFIED.
  */
 #ifndef TESSERA_FRAMEWORKS_OSC_OSC_H
 #define TESSERA_FRAMEWORKS_OSC_OSC_H

@@ -13,12 +13,11 @@
 #include "ompi/runtime/string_out.h"
 #include "frameworks/osc/base/base.h"
 #include "mca/constants.h"
+#include "ompi/win/win_creation.h"
 #include "ompi/win/win_osc.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
-
-namespace {
 
 /* The collective part of both constructors: the private communicator, every process's size and
  * displacement unit, the registration. `parent` is valid and `info` checked; errors are raised on `on`. */
@@ -66,6 +65,11 @@ int create(const char *function, void *base, MPI_Aint size, int disp_unit, const
                                    std::string("the window's one-sided communication could not be set up: ") +
                                        tessera_strerror(rc));
     }
+    /* A module sharing memory (osc sm) gave MPI_Win_allocate's window memory of its own. */
+    if (owns_memory && w->base != base) {
+        free_mem(base);
+        w->owns_memory = false;
+    }
     *win = win_handle(w.get());
     win_register(w.release());
     return MPI_SUCCESS;
@@ -96,8 +100,6 @@ int check(const char *function, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info
     }
     return hints_argument(function, comm, info, hints);
 }
-
-} // namespace
 
 int win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
@@ -136,7 +138,7 @@ int win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm co
         free_mem(base);
         return rc;
     }
-    *static_cast<void **>(baseptr) = base;
+    *static_cast<void **>(baseptr) = win_lookup(*win)->base;
     return MPI_SUCCESS;
 }
 

@@ -164,7 +164,8 @@ coverage)
   done
   grep -qx 'coverage:function:MPI_Send:implemented' "$tmp/out" || fail "MPI_Send not implemented"
   grep -qx 'coverage:function:MPI_Win_lock:implemented' "$tmp/out" || fail "MPI_Win_lock not implemented"
-  grep -qx 'coverage:function:MPI_Win_allocate_shared:missing' "$tmp/out" || fail "MPI_Win_allocate_shared not listed as missing"
+  grep -qx 'coverage:function:MPI_Win_allocate_shared:implemented' "$tmp/out" || fail "MPI_Win_allocate_shared not implemented"
+  grep -qx 'coverage:function:MPI_Session_init:missing' "$tmp/out" || fail "MPI_Session_init not listed as missing"
   [ "$(grep -c '^coverage:function:' "$tmp/out")" = 664 ] || fail "not 664 function lines"
   grep -q '^mca:' "$tmp/out" && fail "--coverage also printed components"
   run --coverage --json
