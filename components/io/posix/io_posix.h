@@ -34,6 +34,8 @@ struct FileState {
     int fd = -1;
     bool delete_on_close = false;
     Params in_force;
+    /* The first process of each host, in rank order: the aggregators when cb_nodes is 0. */
+    std::vector<int> host_leaders;
 };
 
 inline FileState *state(mca_io_base_module_t *module)
@@ -50,6 +52,12 @@ int hints_apply(File *f, FileState *st);
 /* Independent access (io_posix_access.cpp). */
 int read_at(int64_t offset, void *buf, size_t count, mca_io_dt_t datatype, size_t *bytes, MCA_IO_FILE);
 int write_at(int64_t offset, void *buf, size_t count, mca_io_dt_t datatype, size_t *bytes, MCA_IO_FILE);
+
+/* Collective access by two-phase collective buffering (io_posix_coll.cpp). */
+int read_at_all(int64_t offset, void *buf, size_t count, mca_io_dt_t datatype, size_t *bytes, MCA_IO_FILE);
+int write_at_all(int64_t offset, void *buf, size_t count, mca_io_dt_t datatype, size_t *bytes, MCA_IO_FILE);
+/* Collective, at open: the first process of each host. */
+int find_host_leaders(File *f, FileState *st);
 
 /* The file ranges of a stream part, and the transfers between a packed buffer and the file along
  * them; shared by independent and collective access. `why` gets an errno sentence naming the file. */

@@ -77,9 +77,7 @@ int hints_apply(File *f, FileState *st)
     f->info.set("ind_rd_buffer_size", std::to_string(p.ds_buffer_size));
     f->info.set("ind_wr_buffer_size", std::to_string(p.ds_buffer_size));
     f->info.set("cb_buffer_size", std::to_string(p.cb_buffer_size));
-    if (p.cb_nodes > 0) {
-        f->info.set("cb_nodes", std::to_string(p.cb_nodes));
-    }
+    f->info.set("cb_nodes", std::to_string(p.cb_nodes > 0 ? p.cb_nodes : static_cast<int>(st->host_leaders.size())));
     return MPI_SUCCESS;
 }
 

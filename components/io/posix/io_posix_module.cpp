@@ -84,6 +84,9 @@ int io_open(const mca_io_base_file_args_t *args, MCA_IO_FILE)
                 f->pointer = sb.st_size;
             }
         }
+        rc = find_host_leaders(f, st);
+    }
+    if (rc == MPI_SUCCESS) {
         rc = hints_apply(f, st);
     }
     if (rc != MPI_SUCCESS && st->fd >= 0) {
@@ -205,6 +208,8 @@ mca_io_base_module_t *module_create()
     module->io_hints_changed = io_hints_changed;
     module->io_read_at = read_at;
     module->io_write_at = write_at;
+    module->io_read_at_all = read_at_all;
+    module->io_write_at_all = write_at_all;
     module->module_state = new FileState();
     return module.release();
 }
