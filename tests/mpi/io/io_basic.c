@@ -124,6 +124,24 @@ int main(int argc, char **argv)
         CHECK(error_class(rc) == MPI_ERR_NOT_SAME, "different sizes: class %d", error_class(rc));
     }
     CHECK(MPI_File_sync(fh) == MPI_SUCCESS, "sync");
+
+    /* Past 2 GiB through the _c forms (a sparse file). */
+    const MPI_Offset far = ((MPI_Offset)3 << 30) + 5;
+    double big = 42.5 + rank;
+    if (rank == 0) {
+        CHECK(MPI_File_write_at_c(fh, far, &big, 1, MPI_DOUBLE, MPI_STATUS_IGNORE) == MPI_SUCCESS, "write at 3 GiB");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_get_size(fh, &fsize);
+    CHECK(fsize == far + 8, "size after a write at 3 GiB: %lld", (long long)fsize);
+    double back = 0;
+    MPI_Status bigst;
+    CHECK(MPI_File_read_at_c(fh, far, &back, 1, MPI_DOUBLE, &bigst) == MPI_SUCCESS && back == 42.5,
+          "read at 3 GiB: %g", back);
+    MPI_Count bigcount = 0;
+    MPI_Get_count_c(&bigst, MPI_DOUBLE, &bigcount);
+    CHECK(bigcount == 1, "read at 3 GiB count %lld", (long long)bigcount);
+    CHECK(MPI_File_set_size(fh, 10) == MPI_SUCCESS, "set_size back");
     int atomic = -1;
     MPI_File_get_atomicity(fh, &atomic);
     CHECK(atomic == 0, "atomicity starts false");
