@@ -33,6 +33,9 @@ extern Params params;
 struct FileState {
     int fd = -1;
     bool delete_on_close = false;
+    /* Whether the descriptor can read: a file opened MPI_MODE_WRONLY is opened read-write where the
+     * permissions allow, because data sieving and collective buffering read before they write. */
+    bool can_read = true;
     Params in_force;
     /* The first process of each host, in rank order: the aggregators when cb_nodes is 0. */
     std::vector<int> host_leaders;

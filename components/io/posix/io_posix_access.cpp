@@ -190,7 +190,7 @@ int ranges_write(File *f, FileState *st, const std::vector<FileRange> &r, const 
     size_t i = 0;
     while (i < r.size()) {
         const size_t last = window_end(r, i, st->in_force.ds_buffer_size);
-        if (sieve(st->in_force.ds_write, r, i, last)) {
+        if (st->can_read && sieve(st->in_force.ds_write, r, i, last)) {
             const int64_t start = r[i].offset;
             const uint64_t span = static_cast<uint64_t>(r[last - 1].offset +
                                                         static_cast<int64_t>(r[last - 1].length) - start);

@@ -273,18 +273,31 @@ int two_phase(File *f, FileState *st, const std::vector<FileRange> &ranges, char
                 return file_fail(f, MPI_ERR_OTHER, "the processes could not send their data to the aggregators");
             }
             if (busy && rc == MPI_SUCCESS) {
-                window.resize(static_cast<size_t>(hi - lo));
-                /* Holes between the pieces keep what the file holds. */
-                if (covered < static_cast<uint64_t>(hi - lo)) {
-                    rc = pread_window(f, st->fd, window.data(), lo, hi);
-                }
-                uint64_t at = 0;
-                for (const WirePiece &w : recv_hdr) {
-                    std::memcpy(window.data() + (w.offset - lo), recv_data.data() + at, w.length);
-                    at += w.length;
-                }
-                if (rc == MPI_SUCCESS) {
-                    rc = pwrite_window(f, st->fd, window.data(), lo, hi);
+                const bool holes = covered < static_cast<uint64_t>(hi - lo);
+                if (holes && !st->can_read) {
+                    /* Cannot read the holes back: each piece on its own. */
+                    uint64_t at = 0;
+                    for (const WirePiece &w : recv_hdr) {
+                        if (rc == MPI_SUCCESS) {
+                            rc = pwrite_window(f, st->fd, recv_data.data() + at, w.offset,
+                                               w.offset + static_cast<int64_t>(w.length));
+                        }
+                        at += w.length;
+                    }
+                } else {
+                    window.resize(static_cast<size_t>(hi - lo));
+                    /* Holes between the pieces keep what the file holds. */
+                    if (holes) {
+                        rc = pread_window(f, st->fd, window.data(), lo, hi);
+                    }
+                    uint64_t at = 0;
+                    for (const WirePiece &w : recv_hdr) {
+                        std::memcpy(window.data() + (w.offset - lo), recv_data.data() + at, w.length);
+                        at += w.length;
+                    }
+                    if (rc == MPI_SUCCESS) {
+                        rc = pwrite_window(f, st->fd, window.data(), lo, hi);
+                    }
                 }
             }
         } else {

@@ -44,6 +44,20 @@ int open_flags(int amode)
     return flags | O_CLOEXEC;
 }
 
+/* open(2), read-write for a write-only file when the permissions allow (see FileState::can_read). */
+int open_file(FileState *st, const char *name, int flags)
+{
+    if ((flags & O_ACCMODE) == O_WRONLY) {
+        st->fd = ::open(name, (flags & ~O_ACCMODE) | O_RDWR, 0666);
+        if (st->fd >= 0 || (errno != EACCES && errno != EPERM)) {
+            return st->fd;
+        }
+        st->can_read = false;
+    }
+    st->fd = ::open(name, flags, 0666);
+    return st->fd;
+}
+
 int io_open(const mca_io_base_file_args_t *args, MCA_IO_FILE)
 {
     File *f = io::of(file);
@@ -53,8 +67,7 @@ int io_open(const mca_io_base_file_args_t *args, MCA_IO_FILE)
      * O_EXCL everywhere all but one would fail. */
     int rc = MPI_SUCCESS;
     if (f->rank == 0) {
-        st->fd = ::open(args->filename, flags, 0666);
-        if (st->fd < 0) {
+        if (open_file(st, args->filename, flags) < 0) {
             const int err = errno;
             rc = file_fail(f, file_errno_class(err), errno_text(f, "open", err));
         }
@@ -67,8 +80,7 @@ int io_open(const mca_io_base_file_args_t *args, MCA_IO_FILE)
             f->error_detail = "the first process could not open " + file_label(*f);
         }
         if (rc == MPI_SUCCESS && f->rank != 0) {
-            st->fd = ::open(args->filename, flags & ~(O_CREAT | O_EXCL), 0666);
-            if (st->fd < 0) {
+            if (open_file(st, args->filename, flags & ~(O_CREAT | O_EXCL)) < 0) {
                 const int err = errno;
                 rc = file_fail(f, file_errno_class(err), errno_text(f, "open", err));
             }

@@ -114,6 +114,45 @@ static void interleaved(const char *path, const char *cb, const char *buffer, co
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* A write-only file with holes between the ranks' ints: collective buffering and data sieving read
+ * the holes before they write, which a write-only descriptor cannot. */
+static void write_only_holes(const char *path)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_write", "enable");
+    MPI_Info_set(info, "romio_ds_write", "enable");
+    MPI_File fh;
+    CHECK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY | MPI_MODE_CREATE, info, &fh) == MPI_SUCCESS, "open");
+    MPI_Info_free(&info);
+    MPI_Datatype one, filetype;
+    MPI_Type_contiguous(1, MPI_INT, &one);
+    MPI_Type_create_resized(one, 0, 2 * size * (MPI_Aint)sizeof(int), &filetype);
+    MPI_Type_commit(&filetype);
+    MPI_File_set_view(fh, 2 * rank * (MPI_Offset)sizeof(int), MPI_INT, filetype, "native", MPI_INFO_NULL);
+    int v[50];
+    for (int i = 0; i < 50; ++i) {
+        v[i] = 1 + rank * 1000 + i;
+    }
+    CHECK(MPI_File_write_at_all(fh, 0, v, 25, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "write_at_all write-only");
+    CHECK(MPI_File_write_at(fh, 25, v + 25, 25, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "write_at write-only");
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        int all[2 * 8 * 50];
+        long n = posix_read_all(path, all, sizeof all) / 4;
+        CHECK(n == 2 * size * 49 + 2 * (size - 1) + 1, "write-only file of %ld ints", n);
+        for (long j = 0; j < n; ++j) {
+            const int owner = (int)((j / 2) % size), i = (int)(j / (2 * size));
+            CHECK(all[j] == (j % 2 ? 0 : 1 + owner * 1000 + i), "write-only file int %ld is %d", j, all[j]);
+        }
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    MPI_Type_free(&one);
+    MPI_Type_free(&filetype);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void shared_pointers(const char *path)
 {
     MPI_File fh;
@@ -272,6 +311,7 @@ int main(int argc, char **argv)
     interleaved(path, "enable", "8192", "4", 100);
     interleaved(path, "disable", "4096", "2", 3);
     interleaved(path, "automatic", "16777216", "0", 7);
+    write_only_holes(path);
     shared_pointers(path);
     split_nonblocking_atomic(path);
     MPI_Barrier(MPI_COMM_WORLD);
