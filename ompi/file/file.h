@@ -122,6 +122,9 @@ void view_reset(FileView *v);
 /* Sets a view (filetype and etype committed, checked by the caller); MPI error class, *why on error. */
 int view_set(FileView *v, MPI_Offset disp, const Datatype *etype, const Datatype *filetype, const char *datarep,
              std::string *why);
+/* "" when `type` may be a view's etype or filetype (`name` says which): displacements non-negative
+ * and non-decreasing, and no overlap in a file opened for writing (MPI-4.1 14.3); else why not. */
+std::string view_type_problem(const Datatype *type, const char *name, bool writable);
 /* Releases the view's datatypes. */
 void view_clear(FileView *v);
 

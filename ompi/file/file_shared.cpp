@@ -139,7 +139,8 @@ namespace {
 int ordered(const char *function, MPI_File fh, bool write, const void *buf, MPI_Count count, MPI_Datatype datatype,
             MPI_Status *status)
 {
-    const AccessCall call{function, fh, write, true, Position::Explicit, 0, const_cast<void *>(buf), count, datatype};
+    /* Shared-pointer access: allowed on a MPI_MODE_SEQUENTIAL file (access_run takes no position). */
+    const AccessCall call{function, fh, write, true, Position::Shared, 0, const_cast<void *>(buf), count, datatype};
     File *f = nullptr;
     const Datatype *type = nullptr;
     if (int rc = access_check(call, &f, &type); rc != MPI_SUCCESS) {

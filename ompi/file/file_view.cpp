@@ -51,6 +51,35 @@ std::size_t walk(const std::vector<mca_dte_elem_t> &elems, std::size_t first, st
 
 } // namespace
 
+std::string view_type_problem(const Datatype *type, const char *name, bool writable)
+{
+    std::vector<mca_dte_elem_t> elems;
+    datatype_describe(type, &elems);
+    std::vector<ViewSegment> segments;
+    std::uint64_t stream = 0;
+    walk(elems, 0, elems.size(), 0, &segments, &stream);
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+        const ViewSegment &s = segments[i];
+        if (s.offset < 0) {
+            return std::string("the ") + name + " has a negative displacement (" + std::to_string(s.offset) +
+                   "; MPI-4.1 14.3: displacements must be non-negative and non-decreasing)";
+        }
+        if (i > 0) {
+            const ViewSegment &p = segments[i - 1];
+            if (s.offset < p.offset) {
+                return std::string("the ") + name + "'s displacements decrease (" + std::to_string(p.offset) +
+                       " then " + std::to_string(s.offset) +
+                       "; MPI-4.1 14.3: displacements must be non-negative and non-decreasing)";
+            }
+            if (writable && s.offset < p.offset + static_cast<std::int64_t>(p.length)) {
+                return std::string("the ") + name + " overlaps itself at byte " + std::to_string(s.offset) +
+                       " (MPI-4.1 14.3: not allowed in a file opened for writing)";
+            }
+        }
+    }
+    return "";
+}
+
 void view_reset(FileView *v)
 {
     std::string why;

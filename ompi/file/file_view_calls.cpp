@@ -1,6 +1,7 @@
 /* MPI_File_set_view / get_view, get_type_extent, get_byte_offset, seek and get_position (MPI-4.1
  * 14.3, 14.4.3, 14.5.1). */
 #include <string>
+#include <utility>
 
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/file/file.h"
@@ -55,11 +56,18 @@ int file_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype
             return raise_on_file(fh, MPI_ERR_ARG, function,
                                  "MPI_DISPLACEMENT_CURRENT is for files opened with MPI_MODE_SEQUENTIAL");
         }
-        MPI_Offset shared = 0;
-        if (int c = file_shared_position_bytes(f, &shared); c != MPI_SUCCESS) {
-            return raise_on_file(fh, c, function, f->error_detail);
+        /* The first process reads it for all: the others must not read it after the reset below. */
+        MPI_Offset shared[2] = {0, MPI_SUCCESS};
+        if (f->rank == 0) {
+            shared[1] = file_shared_position_bytes(f, &shared[0]);
         }
-        disp = shared;
+        if (bcast_c(shared, 2, MPI_OFFSET, 0, f->comm) != MPI_SUCCESS) {
+            return raise_on_file(fh, MPI_ERR_OTHER, function, "the processes could not share the pointer");
+        }
+        if (shared[1] != MPI_SUCCESS) {
+            return raise_on_file(fh, static_cast<int>(shared[1]), function, "cannot read the shared file pointer");
+        }
+        disp = shared[0];
     } else if (disp < 0) {
         return raise_on_file(fh, MPI_ERR_ARG, function, "negative displacement " + std::to_string(disp));
     }
@@ -70,6 +78,13 @@ int file_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype
     }
     if (t->size > 0 && t->extent <= 0) {
         return raise_on_file(fh, MPI_ERR_ARG, function, "the filetype's extent is not positive");
+    }
+    /* ROMIO answers MPI_ERR_IO for these, and applications test for it. */
+    const bool writable = !(f->amode & MPI_MODE_RDONLY);
+    for (const auto &[type, name] : {std::pair{e, "etype"}, std::pair{t, "filetype"}}) {
+        if (std::string why = view_type_problem(type, name, writable); !why.empty()) {
+            return raise_on_file(fh, MPI_ERR_IO, function, why);
+        }
     }
     if (info != MPI_INFO_NULL) {
         const Info *i = info_lookup(info);

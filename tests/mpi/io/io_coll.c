@@ -219,6 +219,39 @@ static void shared_pointers(const char *path)
     MPI_File_close(&fh);
 }
 
+/* MPI_MODE_SEQUENTIAL: only shared pointers, and a view at MPI_DISPLACEMENT_CURRENT. */
+static void sequential(const char *path)
+{
+    MPI_File fh;
+    CHECK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_SEQUENTIAL, MPI_INFO_NULL,
+                        &fh) == MPI_SUCCESS,
+          "open sequential");
+    int v = 7 + rank;
+    CHECK(MPI_File_write_ordered(fh, &v, 1, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "write_ordered sequential");
+    int rc = MPI_File_write_at(fh, 0, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
+    CHECK(error_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION, "write_at on a sequential file: class %d",
+          error_class(rc));
+    CHECK(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL) == MPI_SUCCESS,
+          "view at MPI_DISPLACEMENT_CURRENT");
+    MPI_Offset vdisp;
+    MPI_Datatype e, ft;
+    char rep[MPI_MAX_DATAREP_STRING];
+    MPI_File_get_view(fh, &vdisp, &e, &ft, rep);
+    CHECK(vdisp == size * (MPI_Offset)sizeof(int), "MPI_DISPLACEMENT_CURRENT became %lld", (long long)vdisp);
+    v = 100 + rank;
+    CHECK(MPI_File_write_ordered(fh, &v, 1, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "write_ordered after view");
+    MPI_File_close(&fh);
+    CHECK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY | MPI_MODE_SEQUENTIAL | MPI_MODE_DELETE_ON_CLOSE,
+                        MPI_INFO_NULL, &fh) == MPI_SUCCESS,
+          "open sequential read");
+    int got[2] = {0, 0};
+    CHECK(MPI_File_read_ordered(fh, &got[0], 1, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "read_ordered sequential");
+    MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    CHECK(MPI_File_read_ordered(fh, &got[1], 1, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "read_ordered 2");
+    CHECK(got[0] == 7 + rank && got[1] == 100 + rank, "sequential read %d %d", got[0], got[1]);
+    MPI_File_close(&fh);
+}
+
 static void split_nonblocking_atomic(const char *path)
 {
     MPI_File fh;
@@ -312,6 +345,7 @@ int main(int argc, char **argv)
     interleaved(path, "disable", "4096", "2", 3);
     interleaved(path, "automatic", "16777216", "0", 7);
     write_only_holes(path);
+    sequential(path);
     shared_pointers(path);
     split_nonblocking_atomic(path);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -283,6 +283,24 @@ static void indexed_struct_view(const char *path)
     rc = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "no_such_rep", MPI_INFO_NULL);
     CHECK(error_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "unknown datarep: class %d", error_class(rc));
     CHECK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "internal", MPI_INFO_NULL) == MPI_SUCCESS, "internal");
+    /* Filetypes and etypes with negative, decreasing or (for writing) overlapping displacements. */
+    int bl[2] = {1, 1}, negd[2] = {-2, 2}, decd[2] = {3, 1}, ovl[2] = {2, 2}, ovd[2] = {0, 1};
+    MPI_Datatype neg, dec, ov;
+    MPI_Type_indexed(2, bl, negd, MPI_INT, &neg);
+    MPI_Type_indexed(2, bl, decd, MPI_INT, &dec);
+    MPI_Type_indexed(2, ovl, ovd, MPI_INT, &ov);
+    MPI_Type_commit(&neg);
+    MPI_Type_commit(&dec);
+    MPI_Type_commit(&ov);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, neg, "native", MPI_INFO_NULL);
+    CHECK(error_class(rc) == MPI_ERR_IO, "negative filetype displacement: class %d", error_class(rc));
+    rc = MPI_File_set_view(fh, 0, dec, dec, "native", MPI_INFO_NULL);
+    CHECK(error_class(rc) == MPI_ERR_IO, "decreasing etype displacements: class %d", error_class(rc));
+    rc = MPI_File_set_view(fh, 0, MPI_INT, ov, "native", MPI_INFO_NULL);
+    CHECK(error_class(rc) == MPI_ERR_IO, "overlapping filetype for writing: class %d", error_class(rc));
+    MPI_Type_free(&neg);
+    MPI_Type_free(&dec);
+    MPI_Type_free(&ov);
     MPI_File_close(&fh);
     MPI_Type_free(&idx);
     MPI_Type_free(&st2);
