@@ -5,6 +5,7 @@
  * and its buffer is not touched between the two calls).
  */
 #include <string>
+#include <vector>
 
 #include "ompi/file/file_access.h"
 #include "ompi/pml/pml_request.h"
@@ -68,7 +69,10 @@ int access_check(const AccessCall &call, File **out, const Datatype **type)
     return MPI_SUCCESS;
 }
 
-int access_run(File *f, const AccessCall &call, const Datatype *type, MPI_Offset offset, std::size_t *bytes)
+namespace {
+
+/* The module's call for an access in the file's own representation. */
+int access_move(File *f, const AccessCall &call, const Datatype *type, MPI_Offset offset, std::size_t *bytes)
 {
     mca_io_base_module_t *m = f->io;
     mca_io_base_access_fn_t fn = call.collective ? (call.write ? m->io_write_at_all : m->io_read_at_all)
@@ -91,6 +95,55 @@ int access_run(File *f, const AccessCall &call, const Datatype *type, MPI_Offset
     }
     f->error_detail.clear();
     return fn(offset, call.buf, static_cast<std::size_t>(call.count), io::to_c(type), bytes, io::to_c(f), m);
+}
+
+/*
+ * "external32" (MPI-4.1 14.5.2): the data is converted by MPI_Pack_external / MPI_Unpack_external into
+ * a stream of the same length (file_datarep_check admits only types whose external32 size is their
+ * native size, so the view's layout holds), which the module moves as bytes.
+ */
+int access_external32(File *f, AccessCall call, const Datatype *type, MPI_Offset offset, std::size_t *bytes)
+{
+    const std::size_t total = static_cast<std::size_t>(call.count) * type->size;
+    MPI_Count converted = 0;
+    if (native::pack_external_size_c("external32", call.count, call.datatype, &converted) != MPI_SUCCESS ||
+        static_cast<std::size_t>(converted) != total) {
+        return file_fail(f, MPI_ERR_CONVERSION,
+                         "the memory datatype's external32 size differs from its native size: not converted yet");
+    }
+    std::vector<char> stream(total);
+    MPI_Count position = 0;
+    if (call.write && native::pack_external_c("external32", call.buf, call.count, call.datatype, stream.data(),
+                                              converted, &position) != MPI_SUCCESS) {
+        return file_fail(f, MPI_ERR_CONVERSION, "cannot convert the data to external32");
+    }
+    void *user = call.buf;
+    const MPI_Count count = call.count;
+    const MPI_Datatype datatype = call.datatype;
+    call.buf = stream.data();
+    call.count = static_cast<MPI_Count>(total);
+    call.datatype = MPI_BYTE;
+    const int rc = access_move(f, call, datatype_lookup(MPI_BYTE), offset, bytes);
+    if (rc != MPI_SUCCESS || call.write) {
+        return rc;
+    }
+    /* Only whole elements of what was read are converted back. */
+    const std::size_t whole = type->size == 0 ? 0 : *bytes / type->size;
+    position = 0;
+    if (whole > 0 && native::unpack_external_c("external32", stream.data(), static_cast<MPI_Count>(total), &position,
+                                               user, static_cast<MPI_Count>(whole), datatype) != MPI_SUCCESS) {
+        return file_fail(f, MPI_ERR_CONVERSION, "cannot convert the data from external32");
+    }
+    (void)count;
+    return MPI_SUCCESS;
+}
+
+} // namespace
+
+int access_run(File *f, const AccessCall &call, const Datatype *type, MPI_Offset offset, std::size_t *bytes)
+{
+    return f->view.datarep == "external32" ? access_external32(f, call, type, offset, bytes)
+                                           : access_move(f, call, type, offset, bytes);
 }
 
 int access_blocking(const AccessCall &call, MPI_Status *status)

@@ -59,7 +59,8 @@ int file_shared_position_bytes(File *f, MPI_Offset *bytes);
 
 /* Data representations (file_datarep.cpp): MPI_SUCCESS when `datarep` is one Tessera can use in a
  * view, else MPI_ERR_UNSUPPORTED_DATAREP raised on the file. */
-int file_datarep_check(const char *function, MPI_File fh, const char *datarep);
+int file_datarep_check(const char *function, MPI_File fh, const char *datarep, const Datatype *etype,
+                       const Datatype *filetype);
 /* The extent of a datatype in the file under the file's data representation. */
 MPI_Count file_datarep_extent(const File *f, const Datatype *type);
 

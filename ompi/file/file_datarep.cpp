@@ -1,8 +1,9 @@
 /*
- * Data representations (MPI-4.1 14.5.2-14.5.3). Views take "native" and "internal" (Tessera's internal
+ * Data representations (MPI-4.1 14.5.2-14.5.3). Views take "native", "internal" (Tessera's internal
  * representation is the native one: files are read back by the same build on the same kind of
- * machine). "external32" and the representations an application registers with MPI_Register_datarep
- * are known by name but not converted yet: a view asking for one fails with
+ * machine) and "external32" for types whose external32 size is their native size (the big-endian
+ * conversion of MPI_Pack_external, file_access.cpp). The representations an application registers with
+ * MPI_Register_datarep are known by name but not converted yet: a view asking for one fails with
  * MPI_ERR_UNSUPPORTED_DATAREP saying so.
  */
 #include <mutex>
@@ -67,13 +68,28 @@ int add(const char *datarep, MPI_Datarep_extent_function *extent, void *extra_st
 
 } // namespace
 
-int file_datarep_check(const char *function, MPI_File fh, const char *datarep)
+int file_datarep_check(const char *function, MPI_File fh, const char *datarep, const Datatype *etype,
+                       const Datatype *filetype)
 {
     const std::string name = datarep;
     if (name == "native" || name == "internal") {
         return MPI_SUCCESS;
     }
-    if (name == "external32" || registered(name)) {
+    if (name == "external32") {
+        /* Converted element by element into a stream of the same length: the view's layout in the file
+         * is the native one only when every basic type keeps its size. */
+        for (const Datatype *t : {etype, filetype}) {
+            MPI_Count bytes = 0;
+            if (native::pack_external_size_c("external32", 1, datatype_handle(t), &bytes) != MPI_SUCCESS ||
+                static_cast<std::size_t>(bytes) != t->size) {
+                return raise_on_file(fh, MPI_ERR_UNSUPPORTED_DATAREP, function,
+                                     "external32 views of types whose external32 size differs from the native one "
+                                     "are not converted yet");
+            }
+        }
+        return MPI_SUCCESS;
+    }
+    if (registered(name)) {
         return raise_on_file(fh, MPI_ERR_UNSUPPORTED_DATAREP, function,
                              "the data representation '" + name + "' is not converted by Tessera yet (use \"native\")");
     }

@@ -48,7 +48,7 @@ int file_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype
     if (datarep == nullptr) {
         return raise_on_file(fh, MPI_ERR_ARG, function, "argument 'datarep' is NULL");
     }
-    if (int c = file_datarep_check(function, fh, datarep); c != MPI_SUCCESS) {
+    if (int c = file_datarep_check(function, fh, datarep, e, t); c != MPI_SUCCESS) {
         return c;
     }
     if (disp == MPI_DISPLACEMENT_CURRENT) {

@@ -283,6 +283,20 @@ static void indexed_struct_view(const char *path)
     rc = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "no_such_rep", MPI_INFO_NULL);
     CHECK(error_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "unknown datarep: class %d", error_class(rc));
     CHECK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "internal", MPI_INFO_NULL) == MPI_SUCCESS, "internal");
+    /* external32: big-endian in the file, native in memory. */
+    CHECK(MPI_File_set_view(fh, base + 2048, MPI_INT, MPI_INT, "external32", MPI_INFO_NULL) == MPI_SUCCESS,
+          "external32 view");
+    int x[3] = {0x01020304, 5, -1}, xr[3] = {0, 0, 0};
+    CHECK(MPI_File_write_at(fh, 0, x, 3, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "external32 write");
+    MPI_File_sync(fh);
+    unsigned char ext[12];
+    fd = open(path, O_RDONLY);
+    CHECK(fd >= 0 && pread(fd, ext, 12, base + 2048) == 12, "posix read of external32 data");
+    close(fd);
+    const unsigned char want[12] = {1, 2, 3, 4, 0, 0, 0, 5, 0xff, 0xff, 0xff, 0xff};
+    CHECK(memcmp(ext, want, 12) == 0, "external32 bytes %02x %02x %02x %02x", ext[0], ext[1], ext[2], ext[3]);
+    CHECK(MPI_File_read_at(fh, 0, xr, 3, MPI_INT, MPI_STATUS_IGNORE) == MPI_SUCCESS, "external32 read");
+    CHECK(xr[0] == x[0] && xr[1] == x[1] && xr[2] == x[2], "external32 read back %x %d %d", xr[0], xr[1], xr[2]);
     /* Filetypes and etypes with negative, decreasing or (for writing) overlapping displacements. */
     int bl[2] = {1, 1}, negd[2] = {-2, 2}, decd[2] = {3, 1}, ovl[2] = {2, 2}, ovd[2] = {0, 1};
     MPI_Datatype neg, dec, ov;
