@@ -16,14 +16,28 @@ int file_shared_open(File *f)
 {
     const MPI_Aint bytes = f->rank == 0 ? static_cast<MPI_Aint>(sizeof(MPI_Offset)) : 0;
     f->shared_cell = 0;
-    if (int rc = native::win_create(f->rank == 0 ? &f->shared_cell : nullptr, bytes, sizeof(MPI_Offset), MPI_INFO_NULL,
-                                    f->comm, &f->shared);
-        rc != MPI_SUCCESS) {
-        return file_fail(f, rc, "cannot set up the shared file pointer of " + file_label(*f));
+    /* Without one-sided communication (no osc component) the file works, but without a shared file
+     * pointer: those calls then fail with MPI_ERR_UNSUPPORTED_OPERATION. Every process gets the same
+     * answer from window creation, which is collective. */
+    if (native::win_create(f->rank == 0 ? &f->shared_cell : nullptr, bytes, sizeof(MPI_Offset), MPI_INFO_NULL,
+                           f->comm, &f->shared) != MPI_SUCCESS) {
+        f->shared = MPI_WIN_NULL;
+        return MPI_SUCCESS;
     }
     native::win_set_errhandler(f->shared, MPI_ERRORS_RETURN);
     return MPI_SUCCESS;
 }
+
+namespace {
+
+int no_shared_pointer(File *f)
+{
+    return file_fail(f, MPI_ERR_UNSUPPORTED_OPERATION,
+                     file_label(*f) + " has no shared file pointer: no osc component could make its window (see the "
+                                      "osc parameter)");
+}
+
+} // namespace
 
 void file_shared_close(File *f)
 {
@@ -34,6 +48,9 @@ void file_shared_close(File *f)
 
 int file_shared_fetch_add(File *f, MPI_Offset delta, MPI_Offset *old)
 {
+    if (f->shared == MPI_WIN_NULL) {
+        return no_shared_pointer(f);
+    }
     int rc = native::win_lock(MPI_LOCK_SHARED, 0, 0, f->shared);
     if (rc == MPI_SUCCESS) {
         rc = native::fetch_and_op(&delta, old, MPI_OFFSET, 0, 0, MPI_SUM, f->shared);
@@ -45,6 +62,9 @@ int file_shared_fetch_add(File *f, MPI_Offset delta, MPI_Offset *old)
 
 int file_shared_set(File *f, MPI_Offset value)
 {
+    if (f->shared == MPI_WIN_NULL) {
+        return no_shared_pointer(f);
+    }
     MPI_Offset old = 0;
     int rc = native::win_lock(MPI_LOCK_SHARED, 0, 0, f->shared);
     if (rc == MPI_SUCCESS) {
@@ -57,6 +77,9 @@ int file_shared_set(File *f, MPI_Offset value)
 
 int file_shared_reset(File *f)
 {
+    if (f->shared == MPI_WIN_NULL) {
+        return MPI_SUCCESS; /* nothing to reset: the file has no shared pointer */
+    }
     int rc = f->rank == 0 ? file_shared_set(f, 0) : MPI_SUCCESS;
     /* Nobody uses the pointer of the new view before it is reset. */
     if (const int b = native::barrier(f->comm); rc == MPI_SUCCESS && b != MPI_SUCCESS) {
