@@ -3,6 +3,7 @@
 #include "frameworks/btl/base/base.h"
 #include "frameworks/coll/base/base.h"
 #include "frameworks/dte/base/base.h"
+#include "frameworks/io/base/base.h"
 #include "frameworks/osc/base/base.h"
 #include "frameworks/trace/base/base.h"
 #include "frameworks/translator/base/base.h"
@@ -18,7 +19,7 @@ namespace tessera::ompi {
 std::vector<mca_base_framework_t *> frameworks()
 {
     std::vector<mca_base_framework_t *> list = tessera::orte::frameworks();
-    list.insert(list.end(), {&mca_btl_base_framework, &mca_dte_base_framework, &mca_coll_base_framework, &mca_osc_base_framework,
+    list.insert(list.end(), {&mca_btl_base_framework, &mca_dte_base_framework, &mca_coll_base_framework, &mca_osc_base_framework, &mca_io_base_framework,
                              &mca_translator_base_framework, &mca_trace_base_framework});
     return list;
 }

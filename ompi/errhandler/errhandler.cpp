@@ -9,6 +9,7 @@
 #include "ompi/runtime/int_forms.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/runtime/user_handle.h"
+#include "ompi/file/file.h"
 #include "ompi/win/window.h"
 #include "opal/threads.h"
 #include "tessera_mpi_dispatch.h"
@@ -78,7 +79,11 @@ Target find_target(ObjectKind kind, const void *object)
         /* The call named no valid communicator, so it has none of its own to raise on. */
         return world_target();
     case ObjectKind::File:
-        /* No file can be opened yet, so every error on a file is one on MPI_FILE_NULL. */
+        if (const File *f = file_lookup(static_cast<MPI_File>(const_cast<void *>(object)))) {
+            return {f->errhandler, file_label(*f), object};
+        }
+        /* MPI_File_open and MPI_File_delete, and calls naming no open file, raise on MPI_FILE_NULL
+         * (MPI-4.1 14.7). */
         return {file_null_handler, "MPI_FILE_NULL", MPI_FILE_NULL};
     case ObjectKind::Errhandler: {
         MPI_Errhandler h = static_cast<MPI_Errhandler>(const_cast<void *>(object));

@@ -73,7 +73,7 @@ MPI_Errhandler &file_null_errhandler();
 /*
  * Raises `code` for `function` on the error handler of `object`:
  *   Comm        the communicator's handler; an invalid communicator falls back to MPI_COMM_WORLD's
- *   File        MPI_FILE_NULL's handler (no file exists yet)
+ *   File        the file's handler; MPI_FILE_NULL and invalid files: MPI_FILE_NULL's handler
  *   Win         the window's handler; an invalid window falls back to MPI_COMM_WORLD's
  *   Errhandler  that handler itself (MPI_Session_init and the *_from_group constructors)
  *   Session, Request, Message   no such objects yet: MPI_COMM_WORLD's handler

@@ -1,11 +1,12 @@
 /* Error handlers of windows, files and sessions (MPI-4.1 9.3.2-9.3.4) as far as those objects exist:
- * every kind of handler can be made; of the objects, windows exist, and of files only MPI_FILE_NULL,
- * whose handler is the one every file starts with (MPI-4.1 14.7). The session ones come with sessions. */
+ * every kind of handler can be made. MPI_FILE_NULL has a handler too: the one every file starts with
+ * (MPI-4.1 14.7). The session ones come with sessions. */
 #include <string>
 
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/native_api.h"
 #include "ompi/errhandler/error_classes.h"
+#include "ompi/file/file.h"
 #include "ompi/win/window.h"
 
 namespace tessera::ompi::native {
@@ -26,13 +27,14 @@ int file_error(const char *function, MPI_File file, int code, const std::string 
     return raise_error(ObjectKind::File, file, code, function, detail);
 }
 
-/* MPI_FILE_NULL is the only file handle there can be until MPI_File_open exists. */
-int check_file(const char *function, MPI_File file)
+/* The handler slot of `file` (MPI_FILE_NULL's own included), or nullptr after raising MPI_ERR_FILE. */
+MPI_Errhandler *file_slot(const char *function, MPI_File file, int *rc)
 {
-    if (file != MPI_FILE_NULL) {
-        return file_error(function, file, MPI_ERR_FILE, "invalid file handle (no file is open)");
+    if (file == MPI_FILE_NULL) {
+        return &file_null_errhandler();
     }
-    return MPI_SUCCESS;
+    File *f = file_argument(function, file, rc);
+    return f == nullptr ? nullptr : &f->errhandler;
 }
 
 } // namespace
@@ -93,31 +95,36 @@ int win_call_errhandler(MPI_Win win, int errorcode)
 
 int file_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
-    if (int rc = check_file("MPI_File_set_errhandler", file); rc != MPI_SUCCESS) {
+    int rc = MPI_SUCCESS;
+    MPI_Errhandler *slot = file_slot("MPI_File_set_errhandler", file, &rc);
+    if (slot == nullptr) {
         return rc;
     }
     if (std::string why = errhandler_misfit(errhandler, ObjectKind::File); !why.empty()) {
         return file_error("MPI_File_set_errhandler", file, MPI_ERR_ERRHANDLER, why);
     }
-    errhandler_assign(&file_null_errhandler(), errhandler);
+    errhandler_assign(slot, errhandler);
     return MPI_SUCCESS;
 }
 
 int file_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
-    if (int rc = check_file("MPI_File_get_errhandler", file); rc != MPI_SUCCESS) {
+    int rc = MPI_SUCCESS;
+    const MPI_Errhandler *slot = file_slot("MPI_File_get_errhandler", file, &rc);
+    if (slot == nullptr) {
         return rc;
     }
-    *errhandler = errhandler_get(&file_null_errhandler());
+    *errhandler = errhandler_get(slot);
     return MPI_SUCCESS;
 }
 
 int file_call_errhandler(MPI_File fh, int errorcode)
 {
-    if (int rc = check_file("MPI_File_call_errhandler", fh); rc != MPI_SUCCESS) {
+    int rc = MPI_SUCCESS;
+    if (file_slot("MPI_File_call_errhandler", fh, &rc) == nullptr) {
         return rc;
     }
-    file_error("MPI_File_call_errhandler", fh, errorcode, "raised by the application on MPI_FILE_NULL");
+    file_error("MPI_File_call_errhandler", fh, errorcode, "raised by the application");
     return MPI_SUCCESS;
 }
 

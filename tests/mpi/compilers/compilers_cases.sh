@@ -41,14 +41,16 @@ check_macros() {
 # run_call <program>: runs it as a singleton; it checks macro against call for a few functions.
 run_call() {
   "$1" >"$tmp/call.out" 2>"$tmp/call.err" || fail "$1 exited $?: $(cat "$tmp/call.out" "$tmp/call.err")"
-  grep -q '^MPI_File_open: macro 0' "$tmp/call.out" || fail "MPI_File_open is implemented now? $(cat "$tmp/call.out")"
+  grep -q '^MPI_File_open: macro 1' "$tmp/call.out" || fail "MPI_File_open: $(cat "$tmp/call.out")"
+  grep -q '^MPI_Comm_join: macro 0' "$tmp/call.out" || fail "MPI_Comm_join is implemented now? $(cat "$tmp/call.out")"
   grep -q '^MPI_Comm_rank: macro 1' "$tmp/call.out" || fail "MPI_Comm_rank: $(cat "$tmp/call.out")"
 }
 
 case $case in
 features)
   TESSERA_MCA_translator=native "$build/bin/tessera_info" --coverage --parsable >"$tmp/cov" || fail "tessera_info --coverage"
-  grep -q '^coverage:feature:TESSERA_HAVE_MPI_IO:0$' "$tmp/cov" || fail "no TESSERA_HAVE_MPI_IO:0 in the parsable coverage"
+  grep -q '^coverage:feature:TESSERA_HAVE_MPI_IO:1$' "$tmp/cov" || fail "no TESSERA_HAVE_MPI_IO:1 in the parsable coverage"
+  grep -q '^coverage:feature:TESSERA_HAVE_MPI_DPM:0$' "$tmp/cov" || fail "no TESSERA_HAVE_MPI_DPM:0 in the parsable coverage"
   check_macros "$build/bin/mpicc" "$tmp/cov"
   "$build/bin/mpicc" -std=c99 -Wall -Wextra -Werror "$src/features_call.c" -o "$tmp/call" 2>"$tmp/cc" || fail "mpicc: $(cat "$tmp/cc")"
   run_call "$tmp/call"

@@ -37,11 +37,18 @@ int main(void)
     MPI_File fh = MPI_FILE_NULL;
     expect("MPI_File_open", TESSERA_HAVE_MPI_FILE_OPEN,
            MPI_File_open(MPI_COMM_SELF, "/nonexistent/tessera-features", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
-    /* A whole category, as a configure check would test it. */
+    MPI_Comm joined = MPI_COMM_NULL;
+    expect("MPI_Comm_join", TESSERA_HAVE_MPI_COMM_JOIN, MPI_Comm_join(-1, &joined));
+    /* Whole categories, as a configure check would test them. */
 #if TESSERA_HAVE_MPI_IO
     printf("TESSERA_HAVE_MPI_IO: 1\n");
 #else
     printf("TESSERA_HAVE_MPI_IO: 0\n");
+#endif
+#if TESSERA_HAVE_MPI_DPM
+    printf("TESSERA_HAVE_MPI_DPM: 1\n");
+#else
+    printf("TESSERA_HAVE_MPI_DPM: 0\n");
 #endif
     printf("TESSERA_MPI_FUNCTIONS_IMPLEMENTED: %d of %d\n", TESSERA_MPI_FUNCTIONS_IMPLEMENTED,
            TESSERA_MPI_FUNCTIONS_TOTAL);

@@ -9,6 +9,7 @@
 #include "frameworks/btl/base/base.h"
 #include "frameworks/coll/base/base.h"
 #include "frameworks/dte/base/base.h"
+#include "frameworks/io/base/base.h"
 #include "frameworks/osc/base/base.h"
 #include "frameworks/plm/base/base.h"
 #include "frameworks/trace/base/base.h"
@@ -33,16 +34,16 @@ TEST(Frameworks, RuntimeLayerHasThePlm)
     EXPECT_EQ(list[0]->kind, MCA_FRAMEWORK_ONE_OF_MANY);
 }
 
-TEST(Frameworks, MpiLayerListsAllSevenInOrder)
+TEST(Frameworks, MpiLayerListsAllEightInOrder)
 {
     auto list = tessera::ompi::frameworks();
-    ASSERT_EQ(list.size(), 7u);
-    const char *names[] = {"plm", "btl", "dte", "coll", "osc", "translator", "trace"};
+    ASSERT_EQ(list.size(), 8u);
+    const char *names[] = {"plm", "btl", "dte", "coll", "osc", "io", "translator", "trace"};
     const mca_framework_kind_t kinds[] = {MCA_FRAMEWORK_ONE_OF_MANY, MCA_FRAMEWORK_MANY_OF_MANY,
                                           MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_PER_OBJECT,
-                                          MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_ONE_OF_MANY,
+                                          MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_ONE_OF_MANY,
                                           MCA_FRAMEWORK_MANY_OF_MANY};
-    for (size_t i = 0; i < 7; ++i) {
+    for (size_t i = 0; i < 8; ++i) {
         EXPECT_STREQ(list[i]->name, names[i]);
         EXPECT_EQ(list[i]->kind, kinds[i]) << names[i];
         EXPECT_STREQ(list[i]->layer, i == 0 ? "orte" : "ompi") << names[i];
@@ -53,6 +54,7 @@ TEST(Frameworks, MpiLayerListsAllSevenInOrder)
     EXPECT_EQ(mca_btl_base_framework.component_struct_size, sizeof(mca_btl_base_component_t));
     EXPECT_EQ(mca_plm_base_framework.component_struct_size, sizeof(mca_plm_base_component_t));
     EXPECT_EQ(mca_osc_base_framework.component_struct_size, sizeof(mca_osc_base_component_t));
+    EXPECT_EQ(mca_io_base_framework.component_struct_size, sizeof(mca_io_base_component_t));
 }
 
 TEST(Frameworks, RegisterFrameworksRegistersEveryOneAndTheirParameters)

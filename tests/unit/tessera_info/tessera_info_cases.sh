@@ -77,7 +77,7 @@ doc = json.load(open(sys.argv[1]))
 for key in ("config", "paths", "frameworks", "params"):
     assert key in doc, f"JSON lacks {key}"
 names = {f["name"] for f in doc["frameworks"]}
-assert {"plm", "btl", "dte", "coll", "osc", "translator", "trace"} <= names, names
+assert {"plm", "btl", "dte", "coll", "osc", "io", "translator", "trace"} <= names, names
 p = next(p for p in doc["params"] if p["name"] == "mca_component_path")
 assert p["source"] == "default" and p["type"] == "string", p
 print(len(doc["params"]), "parameters,", len(names), "frameworks in JSON")
