@@ -19,8 +19,8 @@ int file_shared_open(File *f)
     /* Without one-sided communication (no osc component) the file works, but without a shared file
      * pointer: those calls then fail with MPI_ERR_UNSUPPORTED_OPERATION. Every process gets the same
      * answer from window creation, which is collective. */
-    if (native::win_create(f->rank == 0 ? &f->shared_cell : nullptr, bytes, sizeof(MPI_Offset), MPI_INFO_NULL,
-                           f->comm, &f->shared) != MPI_SUCCESS) {
+    if (native::win_create_c(f->rank == 0 ? &f->shared_cell : nullptr, bytes, sizeof(MPI_Offset), MPI_INFO_NULL,
+                             f->comm, &f->shared) != MPI_SUCCESS) {
         f->shared = MPI_WIN_NULL;
         return MPI_SUCCESS;
     }
