@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs part of MPICH's own test suite (test/mpi of Debian's mpich source package) against a Tessera
 # build: the directories of the MPI functions Tessera implements (attributes, collectives,
-# communicators, datatypes, error handlers, groups, info, initialization, point-to-point, topologies)
+# communicators, datatypes, error handlers, groups, info, initialization, point-to-point, topologies, the
+# tool interface mpi_t)
 # and their erroneous-argument tests under errors/, and of rma the tests listed in rma-tests.txt (window
 # objects, fence epochs and passive target: PSCW, request-based operations, dynamic and shared windows are
 # not implemented), with --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
@@ -23,7 +24,7 @@
 # Not part of CI: it downloads 22 MB and runs for 10-15 minutes on 2 cores.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-dirs="attr coll comm datatype errhan group info init pt2pt topo rma
+dirs="attr coll comm datatype errhan group info init mpi_t pt2pt topo rma
       errors/attr errors/coll errors/comm errors/datatype errors/group errors/pt2pt errors/topo"
 translator=
 while [ $# -gt 0 ]; do
