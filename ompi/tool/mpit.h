@@ -86,6 +86,8 @@ void release_event_registrations();
 
 /* The pvars' categories (ompi/tool/mpit_pvar.cpp), added to the catalog with the others. */
 void refresh_pvar_categories(Catalog &c);
+/* The state pvars components registered since the last call (ompi/tool/mpit_counters.cpp). */
+void add_pending_states(Catalog &c);
 /* The events' categories (ompi/tool/mpit_event.cpp). */
 void refresh_event_categories(Catalog &c);
 

@@ -7,7 +7,9 @@
 #include <array>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "mca/framework.h"
 #include "frameworks/btl/base/base.h"
@@ -38,7 +40,6 @@ struct Counters {
     std::atomic<int> transports{0};
     std::atomic<uint64_t> match_ns{0};
     std::array<std::atomic<int>, kMaxStates> states{};
-    std::atomic<int> state_count{0};
     std::atomic<uint64_t> jit_count{0};
     std::atomic<uint64_t> jit_ns{0};
 };
@@ -47,6 +48,25 @@ Counters &counters()
 {
     static Counters c;
     return c;
+}
+
+/* State pvars components registered and the catalog has not taken in yet. */
+struct PendingState {
+    std::string name;
+    std::string desc;
+    std::string enum_cvar;
+    int slot;
+};
+struct PendingStates {
+    std::mutex mutex;
+    std::map<std::string, int, std::less<>> slots; /* by name, for a component registered again */
+    std::vector<PendingState> pending;
+};
+
+PendingStates &pending_states()
+{
+    static PendingStates p;
+    return p;
 }
 
 void add(std::atomic<uint64_t> &c, uint64_t n)
@@ -266,33 +286,44 @@ int pvar_raw(const PvarDef &def, MPI_Comm comm, std::vector<uint64_t> &out)
     return MPI_T_ERR_INVALID;
 }
 
+void add_pending_states(Catalog &c)
+{
+    std::vector<PendingState> taken;
+    {
+        PendingStates &p = pending_states();
+        std::lock_guard lock(p.mutex);
+        taken.swap(p.pending);
+    }
+    for (PendingState &ps : taken) {
+        PvarDef d{ps.name, ps.desc, "", MPI_T_PVAR_CLASS_STATE, MPI_INT, verbosity_of_level(5), MPI_T_BIND_NO_OBJECT,
+                  true, true, Source::StateSlot, ps.slot, nullptr};
+        if (std::optional<mca::VarInfo> v = mca::find_var(ps.enum_cvar); v && !v->enumerators.empty()) {
+            d.enumtype = make_enum(c, v->full_name, v->enumerators);
+            d.category = v->framework + (v->component.empty() ? "" : "_" + v->component);
+        }
+        pvar_defs().push_back(std::move(d));
+    }
+}
+
 } // namespace tessera::ompi::tool
 
 using namespace tessera::ompi::tool;
 
 extern "C" int tessera_mpit_state_register(const char *name, const char *desc, const char *enum_cvar)
 {
-    State &s = state();
-    std::lock_guard lock(s.mutex);
-    Counters &c = counters();
-    std::vector<PvarDef> &defs = pvar_defs();
-    for (const PvarDef &d : defs) {
-        if (d.source == Source::StateSlot && d.name == name) {
-            return d.which; /* the component registered again (a DSO reloaded) */
-        }
+    /* Called while the framework core registers the component, holding its lock: only the pending
+     * list's own mutex here, the catalog takes the state in (add_pending_states) under the MPI_T mutex. */
+    PendingStates &p = pending_states();
+    std::lock_guard lock(p.mutex);
+    if (auto it = p.slots.find(name); it != p.slots.end()) {
+        return it->second; /* the component registered again (a DSO reloaded) */
     }
-    const int slot = c.state_count.load(std::memory_order_relaxed);
+    const int slot = static_cast<int>(p.slots.size());
     if (slot >= kMaxStates) {
         return -1;
     }
-    c.state_count.store(slot + 1, std::memory_order_relaxed);
-    PvarDef d{name, desc, "", MPI_T_PVAR_CLASS_STATE, MPI_INT, verbosity_of_level(5), MPI_T_BIND_NO_OBJECT,
-              true, true, Source::StateSlot, slot, nullptr};
-    if (std::optional<tessera::mca::VarInfo> v = tessera::mca::find_var(enum_cvar); v && !v->enumerators.empty()) {
-        d.enumtype = make_enum(s.catalog, v->full_name, v->enumerators);
-        d.category = v->framework + (v->component.empty() ? "" : "_" + v->component);
-    }
-    defs.push_back(std::move(d));
+    p.slots.emplace(name, slot);
+    p.pending.push_back({name, desc, enum_cvar, slot});
     return slot;
 }
 

@@ -134,6 +134,7 @@ void refresh_catalog(State &s)
             add_cvar(c, std::move(all[i]));
         }
     }
+    add_pending_states(c);
     refresh_pvar_categories(c);
     refresh_event_categories(c);
 }
