@@ -88,16 +88,26 @@ static int run_threads(void)
     return num[0];
 }
 
+/* With "during-init": the first MPI_T_init_thread races MPI_Init's own registration of every
+ * framework (nothing registered before). */
 int main(int argc, char **argv)
 {
-    const int before = run_threads();
+    const int during_init = argc > 1 && strcmp(argv[1], "during-init") == 0;
+    const int before = during_init ? 1 : run_threads();
     int provided = 0, rank = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     pthread_t t[kThreads];
     int num[kThreads] = {0};
-    for (int i = 0; i < kThreads; ++i) {
-        pthread_create(&t[i], NULL, worker, &num[i]);
+    if (during_init) {
+        for (int i = 0; i < kThreads; ++i) {
+            pthread_create(&t[i], NULL, worker, &num[i]);
+        }
+    }
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (!during_init) {
+        for (int i = 0; i < kThreads; ++i) {
+            pthread_create(&t[i], NULL, worker, &num[i]);
+        }
     }
     for (int i = 0; i < 200; ++i) { /* traffic meanwhile */
         int v = i;
