@@ -77,7 +77,7 @@ void load_components(mca_base_framework_t &fw, mca_framework_state &st, bool reg
                           " framework's notes on stderr (0: none; 1: components dropped and selected; 10: "
                           "every query)")
                              .c_str(),
-                         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_8, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_NONE,
+                         MCA_VAR_TYPE_INT, nullptr, MCA_INFO_LVL_8, MCA_VAR_SCOPE_LOCAL, MCA_VAR_FLAG_RUNTIME,
                          &st.verbose);
         if (fw.register_params != nullptr) {
             const int rc = fw.register_params();

@@ -21,6 +21,7 @@
 #include "mca/var_parse.h"
 #include "mca/var_sources.h"
 #include "mca/var_store.h"
+#include "mca/var_tool.h"
 
 namespace tessera::mca {
 
@@ -50,6 +51,7 @@ struct Var {
     std::optional<VarValue> max;
     Source source;
     std::vector<Synonym> synonyms;
+    std::string (*runtime_check)() = nullptr; /* set_runtime_check */
     /* What *storage points to for STRING and LIST. Var objects never move (held by unique_ptr), so
      * the pointer stays valid until the value changes. */
     std::string text;
@@ -625,6 +627,85 @@ std::vector<std::string> warning_messages()
     return s.warnings;
 }
 
+size_t var_count()
+{
+    Store &s = store();
+    std::lock_guard lock(s.mutex);
+    ensure_init(s);
+    return s.vars.size();
+}
+
+std::optional<VarValue> var_value(int index)
+{
+    Store &s = store();
+    std::lock_guard lock(s.mutex);
+    ensure_init(s);
+    if (index < 0 || static_cast<size_t>(index) >= s.vars.size()) {
+        return std::nullopt;
+    }
+    return s.vars[static_cast<size_t>(index)]->value;
+}
+
+std::string set_from_tool(int index, const VarValue &value)
+{
+    Store &s = store();
+    std::unique_lock lock(s.mutex);
+    ensure_init(s);
+    if (index < 0 || static_cast<size_t>(index) >= s.vars.size()) {
+        return "no parameter has index " + std::to_string(index);
+    }
+    Var &v = *s.vars[static_cast<size_t>(index)];
+    VarValue typed = value;
+    typed.type = v.type;
+    const std::string text = format_value(typed, v.enumerators);
+    /* Through the text, as every other source: the same parser says what is valid. */
+    ParseResult parsed = parse_value(v.type, v.enumerators, text);
+    if (!parsed.ok()) {
+        return "bad value " + in_quotes(text) + " for parameter " + in_quotes(v.full_name) + ": " + parsed.problem;
+    }
+    if (!in_range(v, *parsed.value)) {
+        return "value " + plain_number(*parsed.value) + " of parameter " + in_quotes(v.full_name) +
+               " is not in its range " + range_of(v.min, v.max);
+    }
+    std::optional<std::string> previous;
+    if (const std::vector<detail::Setting> *old_list = s.settings.find(v.full_name)) {
+        for (const auto &set : *old_list) {
+            if (set.source.kind == SourceKind::Tool) {
+                previous = set.value;
+            }
+        }
+    }
+    s.settings.set(v.full_name, text, Source{SourceKind::Tool, {}, 0});
+    resolve(s, v);
+    std::string (*check)() = v.runtime_check;
+    if (check == nullptr) {
+        return "";
+    }
+    /* The owner's check may itself ask the store (a message naming the value's source). */
+    lock.unlock();
+    std::string problem = check();
+    if (problem.empty()) {
+        return "";
+    }
+    lock.lock();
+    if (previous) {
+        s.settings.set(v.full_name, *previous, Source{SourceKind::Tool, {}, 0});
+    } else {
+        s.settings.remove(v.full_name, SourceKind::Tool);
+    }
+    resolve(s, v);
+    return problem;
+}
+
+void set_runtime_check(int index, std::string (*check)())
+{
+    Store &s = store();
+    std::lock_guard lock(s.mutex);
+    if (index >= 0 && static_cast<size_t>(index) < s.vars.size()) {
+        s.vars[static_cast<size_t>(index)]->runtime_check = check;
+    }
+}
+
 void vars_finalize()
 {
     Store &s = store();
@@ -787,4 +868,16 @@ extern "C" int mca_var_find(const char *full_name)
     } catch (...) {
         return TESSERA_ERR_OUT_OF_RESOURCE;
     }
+}
+
+extern "C" int mca_var_add_flags(int var_index, unsigned flags)
+{
+    using namespace tessera::mca;
+    auto &s = store();
+    std::lock_guard lock(s.mutex);
+    if (var_index < 0 || static_cast<size_t>(var_index) >= s.vars.size()) {
+        return TESSERA_ERR_NOT_FOUND;
+    }
+    s.vars[static_cast<size_t>(var_index)]->flags |= flags;
+    return TESSERA_SUCCESS;
 }

@@ -54,6 +54,9 @@ typedef enum mca_var_scope {
 #define MCA_VAR_FLAG_HIDDEN_VALUE 0x1u
 /* A synonym flagged deprecated warns when used. */
 #define MCA_VAR_FLAG_DEPRECATED 0x2u
+/* The library reads the value where it uses it (not once when a framework opens), so a change while MPI
+ * runs takes effect at the next use: MPI_T_cvar_write may set it between MPI_Init and MPI_Finalize. */
+#define MCA_VAR_FLAG_RUNTIME 0x4u
 
 /*
  * Registers a variable; returns its index (>= 0) or a negative TESSERA_ERR_* code. Registering the
@@ -122,6 +125,10 @@ int mca_var_register_synonym(int var_index, const char *framework, const char *c
 
 /* Index of a registered variable by full name or synonym, or TESSERA_ERR_NOT_FOUND. */
 int mca_var_find(const char *full_name);
+
+/* Adds flags (MCA_VAR_FLAG_RUNTIME) to a registered variable, for those registered through a table or
+ * rows, which carry no flags. TESSERA_SUCCESS or TESSERA_ERR_NOT_FOUND. */
+int mca_var_add_flags(int var_index, unsigned flags);
 
 #ifdef __cplusplus
 }

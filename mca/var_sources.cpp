@@ -21,6 +21,7 @@ std::string Source::describe() const
     case SourceKind::TuneFile: return "file:" + file + ":" + std::to_string(line);
     case SourceKind::Environment: return "environment";
     case SourceKind::CommandLine: return "command line";
+    case SourceKind::Tool: return "MPI_T";
     }
     return "unknown";
 }
@@ -58,6 +59,18 @@ void SettingsTable::set(std::string_view name, std::string_view value, const Sou
         }
     }
     it->second.push_back(std::move(s));
+}
+
+void SettingsTable::remove(std::string_view name, SourceKind kind)
+{
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) {
+        return;
+    }
+    std::erase_if(it->second, [kind](const Setting &s) { return s.source.kind == kind; });
+    if (it->second.empty()) {
+        by_name_.erase(it);
+    }
 }
 
 const std::vector<Setting> *SettingsTable::find(std::string_view name) const

@@ -46,6 +46,8 @@ public:
     /* One setting per name and source (same file): setting again replaces, as a later line would. */
     void set(std::string_view name, std::string_view value, const Source &source, int file_order = 0);
     const std::vector<Setting> *find(std::string_view name) const;
+    /* Drops the setting of `name` from `kind` (a refused MPI_T write that had none before). */
+    void remove(std::string_view name, SourceKind kind);
     const Map &all() const { return by_name_; }
     void clear();
 

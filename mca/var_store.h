@@ -15,13 +15,14 @@
 namespace tessera::mca {
 
 /* Lowest precedence first: a higher kind overrides a lower one. */
-enum class SourceKind { Default, SystemFile, UserFile, TuneFile, Environment, CommandLine };
+enum class SourceKind { Default, SystemFile, UserFile, TuneFile, Environment, CommandLine, Tool };
 
 struct Source {
     SourceKind kind = SourceKind::Default;
     std::string file; /* for the file kinds */
     int line = 0;     /* for the file kinds */
-    /* "default", "file:/etc/x.conf:12", "environment", "command line" */
+    /* "default", "file:/etc/x.conf:12", "environment", "command line", "MPI_T" (MPI_T_cvar_write: the
+     * application's own choice while it runs, above everything the user set before) */
     std::string describe() const;
 };
 

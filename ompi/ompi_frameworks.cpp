@@ -1,5 +1,7 @@
 #include "ompi/ompi_frameworks.h"
 
+#include <mutex>
+
 #include "frameworks/btl/base/base.h"
 #include "frameworks/coll/base/base.h"
 #include "frameworks/dte/base/base.h"
@@ -26,6 +28,10 @@ std::vector<mca_base_framework_t *> frameworks()
 
 int register_frameworks()
 {
+    /* MPI_T_init_thread may register from another thread while MPI_Init does (ompi/tool/mpit_state.cpp):
+     * the engine's own parameters are registered by one at a time. */
+    static std::mutex registering;
+    std::lock_guard lock(registering);
     /* The point-to-point engine is not a framework, but its parameters are listed with the others. */
     int result = pml::register_params();
     if (int rc = cid::register_params(); rc != TESSERA_SUCCESS && result == TESSERA_SUCCESS) {

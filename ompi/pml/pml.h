@@ -5,6 +5,12 @@
 #ifndef TESSERA_OMPI_PML_PML_H
 #define TESSERA_OMPI_PML_PML_H
 
+#include <cstddef>
+
+namespace tessera::ompi {
+struct Communicator;
+}
+
 namespace tessera::ompi::pml {
 
 /* After every world proc has its btl endpoint set: registers the receive callbacks, sets up the
@@ -17,6 +23,15 @@ void quiesce();
 
 /* After the final fence: releases the engine's state; no fragment is processed afterwards. */
 void finalize();
+
+/* A communicator's matching queues now and at their highest (MPI_T's pvars, docs/mpi_t.md). */
+struct QueueLevels {
+    std::size_t unexpected = 0;
+    std::size_t unexpected_hwm = 0;
+    std::size_t posted = 0;
+    std::size_t posted_hwm = 0;
+};
+QueueLevels queue_levels(Communicator &comm);
 
 } // namespace tessera::ompi::pml
 

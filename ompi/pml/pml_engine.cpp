@@ -15,6 +15,7 @@
 #include "mca/report.h"
 #include "ompi/pml/pml_contention.h"
 #include "mca/var.h"
+#include "mca/var_tool.h"
 #include "ompi/pml/pml.h"
 #include "ompi/runtime/runtime.h"
 
@@ -261,9 +262,18 @@ int register_params()
          "never for this reason",
          MCA_VAR_TYPE_DOUBLE, nullptr, MCA_INFO_LVL_5, &params.yield_run_delay},
     };
-    const int rc = mca_var_register_table("pml", "", pml_vars, std::size(pml_vars), MCA_VAR_SCOPE_LOCAL);
-    return rc != TESSERA_SUCCESS ? rc
-                                 : mca_var_register_table("mpi", "", mpi_vars, std::size(mpi_vars), MCA_VAR_SCOPE_LOCAL);
+    int rc = mca_var_register_table("pml", "", pml_vars, std::size(pml_vars), MCA_VAR_SCOPE_LOCAL);
+    if (rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    /* Read from params at each send, not copied when the engine starts: MPI_T may change them while MPI
+     * runs (docs/mpi_t.md), and check_params refuses a value the engine cannot use. */
+    for (const char *name : {"pml_eager_limit", "pml_single_copy", "pml_single_copy_min", "pml_bsend_passes"}) {
+        const int index = mca_var_find(name);
+        mca_var_add_flags(index, MCA_VAR_FLAG_RUNTIME);
+        tessera::mca::set_runtime_check(index, [] { return check_params(params); });
+    }
+    return mca_var_register_table("mpi", "", mpi_vars, std::size(mpi_vars), MCA_VAR_SCOPE_LOCAL);
 }
 
 namespace {

@@ -66,6 +66,9 @@ struct CommState {
     MessageList unexpected; /* in arrival order */
     std::vector<PeerState> peers;
     MessageList pool;       /* nodes of kept messages, reused (pml_queues.h) */
+    /* The queues' highest lengths (MPI_T): one comparison where a message or receive is queued. */
+    std::size_t unexpected_hwm = 0;
+    std::size_t posted_hwm = 0;
 };
 
 /* Sequence numbers wrap: a is before b when the distance from b back to a is short. */

@@ -19,6 +19,7 @@ namespace tessera::ompi::pml {
 struct RequestList {
     Request *head = nullptr;
     Request *tail = nullptr;
+    std::size_t size = 0;
 
     bool empty() const { return head == nullptr; }
     void push_back(Request *r)
@@ -27,12 +28,14 @@ struct RequestList {
         r->prev = tail;
         (tail != nullptr ? tail->next : head) = r;
         tail = r;
+        ++size;
     }
     void erase(Request *r)
     {
         (r->prev != nullptr ? r->prev->next : head) = r->next;
         (r->next != nullptr ? r->next->prev : tail) = r->prev;
         r->next = r->prev = nullptr;
+        --size;
     }
     bool contains(const Request *r) const
     {

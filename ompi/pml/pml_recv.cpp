@@ -125,6 +125,7 @@ int start_recv(Request *r)
         }
         if (taken.empty()) {
             state->posted.push_back(r);
+            state->posted_hwm = std::max(state->posted_hwm, state->posted.size);
             return MPI_SUCCESS;
         }
     }

@@ -2,6 +2,7 @@
  * of a communicator not created here yet, or freed here), rendezvous data, FIN (docs/p2p.md). */
 #include "ompi/pml/pml_engine_private.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <iterator>
@@ -11,6 +12,7 @@
 
 #include "mca/report.h"
 #include "ompi/pml/pml_peer_order.h"
+#include "ompi/tool/mpit_feed.h"
 
 namespace tessera::ompi::pml {
 
@@ -19,6 +21,9 @@ namespace {
 /* Under the state's lock. */
 void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc, const char *data, std::size_t len)
 {
+    if (tool::counting()) [[unlikely]] {
+        tool::count_message_received(proc, h.length);
+    }
     for (Request *r = state->posted.head; r != nullptr; r = r->next) {
         if (matches(r, h.source, h.tag)) {
             state->posted.erase(r);
@@ -27,6 +32,10 @@ void match_or_queue(CommState *state, const MatchHeader &h, tessera_proc_t *proc
         }
     }
     keep_message(state->pool, state->unexpected, state->unexpected.end(), h, proc, data, len);
+    state->unexpected_hwm = std::max(state->unexpected_hwm, state->unexpected.size());
+    if (tool::raising()) [[unlikely]] {
+        tool::raise_unexpected(static_cast<int>(h.context), h.source, h.tag, h.length);
+    }
 }
 
 /* A message of a communicator freed here before it was received: the one now holding (or next taking)
@@ -40,6 +49,17 @@ void drop_stale(const MatchHeader &h, tessera_proc_t *proc)
                              " on a communicator this process freed before receiving it (context id " +
                              std::to_string(h.context) + ") was dropped");
 }
+
+/* Adds the time from `start` (0: not counting) to pml_match_time when matching one fragment ends. */
+struct MatchTimer {
+    uint64_t start;
+    ~MatchTimer()
+    {
+        if (start != 0) [[unlikely]] {
+            tool::count_match_time(tool::clock_ns() - start);
+        }
+    }
+};
 
 } // namespace
 
@@ -57,6 +77,8 @@ void on_match(const MatchHeader &h, tessera_proc_t *proc, const char *data, std:
         drop_stale(h, proc);
         return;
     }
+    const uint64_t match_start = tool::counting() ? tool::clock_ns() : 0;
+    MatchTimer timer{match_start};
     std::lock_guard lock(state->lock);
     if (h.source < 0 || static_cast<std::size_t>(h.source) >= state->peers.size()) {
         return; /* no such rank: nothing can receive it */

@@ -8,6 +8,7 @@
 
 #include "ompi/datatype/datatype_derived.h"
 #include "ompi/pml/pml_contention.h"
+#include "ompi/tool/mpit_feed.h"
 
 namespace tessera::ompi::pml {
 
@@ -50,6 +51,9 @@ int try_send(tessera_proc_t *proc, const void *header, std::size_t header_len, c
     }
     const int rc = m->btl_send(m, peer->modules[0].endpoint, kTag, segments, payload_len != 0 ? 2 : 1,
                                completes != nullptr ? send_done : nullptr, completes);
+    if (tool::counting() && (rc == TESSERA_SUCCESS || rc == MCA_BTL_SEND_COMPLETE)) [[unlikely]] {
+        tool::count_fragment(m, header_len + payload_len, false);
+    }
     if (counted_first && rc != TESSERA_SUCCESS) { /* no callback will come */
         if (owned) {
             completes->in_flight = 0;
@@ -160,6 +164,9 @@ bool push_data(Request *s)
         const mca_btl_base_segment_t segments[2] = {{&h, sizeof h}, {source + s->scheduled, n}};
         s->in_flight.add(1); /* before the btl sees it: see try_send */
         const int rc = m->btl_send(m, peer->modules[index].endpoint, kTag, segments, 2, send_done, s);
+        if (tool::counting() && (rc == TESSERA_SUCCESS || rc == MCA_BTL_SEND_COMPLETE)) [[unlikely]] {
+            tool::count_fragment(m, sizeof h + n, true);
+        }
         if (rc != TESSERA_SUCCESS) {
             s->in_flight.add(-1);
         }
@@ -226,6 +233,9 @@ int start_send(Request *r)
     }
     r->bytes = r->count * r->type->size;
     restart(r);
+    if (tool::counting()) [[unlikely]] {
+        tool::count_message_sent(r->proc, r->bytes);
+    }
     auto *state = static_cast<CommState *>(r->comm->pml);
     PeerState &ps = state->peers[static_cast<std::size_t>(r->peer)];
     if (!r->type->contiguous) {

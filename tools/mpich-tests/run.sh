@@ -2,8 +2,8 @@
 # Runs part of MPICH's own test suite (test/mpi of Debian's mpich source package) against a Tessera
 # build: the directories of the MPI functions Tessera implements (attributes, collectives,
 # communicators, datatypes, error handlers, groups, info, initialization, point-to-point, topologies,
-# one-sided communication, MPI-IO) and their erroneous-argument tests under errors/, with
-# --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
+# one-sided communication, MPI-IO, the tool interface mpi_t) and their erroneous-argument tests under
+# errors/, with --enable-strictmpi (no MPICH extensions). Prints a table per directory and the failures; exits 1 when
 # a test fails that expected-failures.txt does not list (with the reason it fails), 0 otherwise.
 #
 # usage: tools/mpich-tests/run.sh [--dirs "DIR..."] [--translator NAME] [BUILD_DIR [WORK_DIR]]
@@ -22,7 +22,7 @@
 # Not part of CI: it downloads 22 MB and runs for 10-15 minutes on 2 cores.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-dirs="attr coll comm datatype errhan group info init pt2pt topo rma io
+dirs="attr coll comm datatype errhan group info init mpi_t pt2pt topo rma io
       errors/attr errors/coll errors/comm errors/datatype errors/group errors/pt2pt errors/topo errors/io"
 translator=
 while [ $# -gt 0 ]; do

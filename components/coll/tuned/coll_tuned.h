@@ -18,6 +18,7 @@
 #include "frameworks/coll/coll.h"
 #include "ompi/coll/coll_objects.h"
 #include "ompi/coll/coll_schedule.h"
+#include "ompi/tool/mpit_feed.h"
 
 extern "C" mca_coll_base_component_t mca_coll_tuned_component;
 
@@ -81,6 +82,17 @@ struct Params {
     int scatter_binomial_min_procs = 0;
 };
 extern Params params;
+
+/* MPI_T state pvars coll_tuned_<coll>_algorithm_chosen: the algorithm the last call chose, with the names
+ * of coll_tuned_<coll>_algorithm (docs/mpi_t.md). Slots of tessera_mpit_state_set; -1 when none. */
+struct ChosenSlots {
+    int bcast = -1;
+    int reduce = -1;
+    int allreduce = -1;
+    int allgather = -1;
+    int alltoall = -1;
+};
+extern ChosenSlots chosen;
 
 /* The module of one communicator. */
 mca_coll_base_module_t *module_create();

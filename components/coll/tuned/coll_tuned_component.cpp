@@ -1,9 +1,14 @@
 /* coll tuned: registration (the parameters of coll_tuned.h) and the module each communicator gets. */
 #include "components/coll/tuned/coll_tuned.h"
 
+#include <string>
+
+#include "mca/constants.h"
 #include "mca/var.h"
 
 namespace tessera::ompi::coll_tuned {
+
+ChosenSlots chosen;
 
 /* Defaults of the thresholds: measured on a 2-core host, 2 and 4 ranks, shared memory
  * (tools/bench/coll/coll_bench.py; docs/coll.md gives the table). */
@@ -206,7 +211,18 @@ const mca_var_decl_t vars[] = {
 
 int register_params(const mca_base_component_t *)
 {
-    return mca_var_register_table("coll", "tuned", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_ALL);
+    const int rc = mca_var_register_table("coll", "tuned", vars, sizeof vars / sizeof vars[0], MCA_VAR_SCOPE_ALL);
+    if (rc != TESSERA_SUCCESS) {
+        return rc;
+    }
+    const auto state = [](const char *coll) {
+        const std::string name = std::string("coll_tuned_") + coll + "_algorithm";
+        const std::string desc = std::string("The algorithm coll tuned chose for the last MPI_") + coll +
+                                 " of this process (the names of " + name + ")";
+        return tessera_mpit_state_register((name + "_chosen").c_str(), desc.c_str(), name.c_str());
+    };
+    chosen = ChosenSlots{state("bcast"), state("reduce"), state("allreduce"), state("allgather"), state("alltoall")};
+    return TESSERA_SUCCESS;
 }
 
 /* Intracommunicators only: basic serves intercommunicators. */

@@ -54,6 +54,7 @@ void bcast(Schedule &s, void *buf, std::size_t count, const Datatype *type, int 
             a = n <= params.bcast_chain_max_procs ? Bcast::Pipeline : Bcast::Binary;
         }
     }
+    tessera_mpit_state_set(chosen.bcast, static_cast<int>(a));
     switch (a) {
     case Bcast::Linear:
         bcast_linear(s, buf, count, type, root);
@@ -80,7 +81,11 @@ void reduce(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, const 
                 ? Reduce::Rabenseifner
                 : Reduce::Binomial;
     }
-    if (a == Reduce::Rabenseifner && op->commutative) {
+    if (!op->commutative) {
+        a = Reduce::Binomial;
+    }
+    tessera_mpit_state_set(chosen.reduce, static_cast<int>(a));
+    if (a == Reduce::Rabenseifner) {
         reduce_rabenseifner(s, sbuf, rbuf, count, type, op, root);
     } else {
         reduce_binomial(s, sbuf, rbuf, count, type, op, root);
@@ -108,6 +113,7 @@ void allreduce(Schedule &s, const void *sbuf, void *rbuf, std::size_t count, con
     if (!op->commutative && a != Allreduce::Linear) {
         a = Allreduce::RecursiveDoubling;
     }
+    tessera_mpit_state_set(chosen.allreduce, static_cast<int>(a));
     switch (a) {
     case Allreduce::Linear:
         allreduce_linear(s, sbuf, rbuf, count, type, op);
@@ -184,6 +190,7 @@ void allgather(Schedule &s, const void *sbuf, std::size_t scount, const Datatype
             a = is_pow2(n) ? Allgather::RecursiveDoubling : Allgather::Bruck;
         }
     }
+    tessera_mpit_state_set(chosen.allgather, static_cast<int>(a));
     switch (a) {
     case Allgather::Linear:
         allgather_linear(s, sbuf, scount, stype, rbuf, rcount, rtype);
@@ -232,6 +239,7 @@ void alltoall(Schedule &s, const void *sbuf, std::size_t scount, const Datatype 
                     : Alltoall::Pairwise;
         }
     }
+    tessera_mpit_state_set(chosen.alltoall, static_cast<int>(a));
     switch (a) {
     case Alltoall::Pairwise:
         alltoall_pairwise(s, sbuf, scount, stype, rbuf, rcount, rtype);

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "components/dte/jit/dte_jit_backend.h"
+#include "ompi/tool/mpit_feed.h"
 #include "opal/cache_sizes.h"
 
 #pragma GCC diagnostic push
@@ -184,6 +185,7 @@ bool compile(const std::shared_ptr<Engine> &engine, CodeEntry &entry)
     entry.ready_ms = ms_since(entry.created);
     entry.unpack.store(reinterpret_cast<unpack_fn_t>(code[1]), std::memory_order_release);
     entry.pack.store(reinterpret_cast<pack_fn_t>(code[0]), std::memory_order_release);
+    tessera_mpit_jit_compiled(entry.compile_ms / 1000.0, entry.size);
     return true;
 }
 
