@@ -167,6 +167,14 @@ slurm_cluster_stop() {
     sleep 0.1
   done
   for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  # A step daemon still ending when its slurmd went stays behind, orphaned: find this cluster's by the
+  # configuration in its environment.
+  local e
+  for e in /proc/[0-9]*/environ; do
+    p=${e#/proc/}; p=${p%/environ}
+    [ "$(cat /proc/$p/comm 2>/dev/null)" = slurmstepd ] || continue
+    tr '\0' '\n' <"$e" 2>/dev/null | grep -qx "SLURM_CONF=$dir/slurm.conf" && kill -KILL "$p" 2>/dev/null
+  done
   local ns
   for ns in "${SLURM_CLUSTER_NS[@]}"; do
     ip netns del "$ns" 2>/dev/null || true
