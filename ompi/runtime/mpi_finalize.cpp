@@ -7,6 +7,8 @@
  */
 #include <string>
 
+#include "frameworks/ess/base/base.h"
+#include "mca/constants.h"
 #include "ompi/attribute/attribute.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/runtime/async_progress.h"
@@ -36,12 +38,9 @@ int finalize()
         rc = MPI_ERR_OTHER;
         problem = down;
     }
-    if (rt.kv != nullptr) {
-        if (rt.kv->finalize() != 0) {
-            rc = MPI_ERR_OTHER;
-            problem = "mpirun's wire-up service did not acknowledge MPI_Finalize";
-        }
-        rt.kv.reset();
+    if (orte::ess::finalize() != TESSERA_SUCCESS) {
+        rc = MPI_ERR_OTHER;
+        problem = rt.launch.launcher + " did not acknowledge MPI_Finalize";
     }
     close_runtime_frameworks();
     mpi_phase.store(Phase::Finalized, std::memory_order_release);

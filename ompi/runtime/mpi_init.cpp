@@ -1,14 +1,15 @@
 /*
  * MPI_Init and MPI_Init_thread (MPI-4.1 11.2.1), and the queries about the life cycle. The start-up
  * sequence of a rank:
- *   1. the launch environment mpirun set (orte/runtime/launch_env.h); none at all: a singleton;
- *   2. mpirun's --mca and --tune settings, given the "command line" source as in mpirun itself;
- *   3. parameter files and TESSERA_MCA_* environment; every framework registered (so that misspelled
- *      names can be told apart from real ones), the MPI layer's frameworks opened;
- *   4. binding to the PUs mpirun chose (TESSERA_BIND);
- *   5. wire-up (wire_up.h): connect to mpirun's key-value service with the job key, start the btl
- *      components (which put their business cards), put this rank's card, fence, create every rank's
- *      proc, give the procs to the btl modules, start the point-to-point engine.
+ *   1. mpirun's --mca and --tune settings, given the "command line" source as in mpirun itself;
+ *   2. parameter files and TESSERA_MCA_* environment; every framework registered (so that misspelled
+ *      names can be told apart from real ones);
+ *   3. who the process is: the ess framework (frameworks/ess/ess.h) chooses the component for its
+ *      launcher (our mpirun, a PMIx server, none: a singleton), which connects to it;
+ *   4. the MPI layer's frameworks opened; binding to the PUs mpirun chose (TESSERA_BIND);
+ *   5. wire-up (wire_up.h): start the btl components (which put their business cards), put this
+ *      rank's card, fence through the ess module, create every rank's proc, give the procs to the btl
+ *      modules, start the point-to-point engine.
  * Any failure is raised on MPI_COMM_SELF, whose handler is MPI_ERRORS_ARE_FATAL at this point: the
  * message is printed and the job ends (MPI-4.1 9.3: MPI_Init's errors are raised on MPI_COMM_SELF).
  */
@@ -19,7 +20,9 @@
 #include <string>
 #include <string_view>
 
+#include "frameworks/ess/base/base.h"
 #include "mca/var_store.h"
+#include "ompi/ompi_frameworks.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
@@ -52,12 +55,20 @@ int initialize(const char *function, int required, int *provided)
                         : "MPI is already initialized (MPI_Init or MPI_Init_thread may be called only once)");
     }
 
-    std::string error;
-    auto launch = orte::read_launch_env(&error);
-    if (!launch) {
-        return fail(function, MPI_ERR_OTHER, "the launch environment mpirun set is invalid: " + error);
+    /* Usually applied already by the translator's selection at the first MPI call. */
+    if (std::string bad = apply_launcher_settings(); !bad.empty()) {
+        return fail(function, MPI_ERR_OTHER, bad);
     }
-    rt.launch = *launch;
+    /* The parameters first: they choose the ess component and configure it. */
+    mca::load_sources();
+    register_frameworks();
+
+    std::string error;
+    auto launch = orte::ess::start(&error);
+    if (!launch) {
+        return fail(function, MPI_ERR_OTHER, error);
+    }
+    rt.launch = std::move(*launch);
     /* The key is the library's from here on (rt.launch): a process the application starts must not
      * inherit it, or any program it runs could join the job's transports. */
     unsetenv(orte::kEnvJobKey);
@@ -66,10 +77,6 @@ int initialize(const char *function, int required, int *provided)
     }
     comm_init_predefined(rt.launch.rank, rt.launch.size);
 
-    /* Usually applied already by the translator's selection at the first MPI call. */
-    if (std::string bad = apply_launcher_settings(); !bad.empty()) {
-        return fail(function, MPI_ERR_OTHER, bad);
-    }
     /* Every rank gets the same settings, so only rank 0 warns about unknown names: N copies of each
      * warning would bury it. */
     std::string mca_error = open_runtime_frameworks(rt.launch.rank == 0);

@@ -9,6 +9,8 @@
 
 #include <mpi.h>
 
+#include "frameworks/ess/base/base.h"
+#include "mca/constants.h"
 #include "ompi/errhandler/errhandler.h"
 
 namespace tessera::ompi {
@@ -68,20 +70,23 @@ void abort_job(int exit_code, const std::string &to_mpirun, const std::string &a
     Runtime &rt = runtime();
     std::cout.flush();
     std::fflush(nullptr);
-    if (mpi_phase.load(std::memory_order_acquire) == Phase::NotInitialized) {
-        /* MPI_Abort before MPI_Init: the launch environment has not been read yet. */
+    if (!orte::ess::attempted()) {
+        /* MPI_Abort before MPI_Init: start the ess module only to tell the launcher, so that it ends
+         * the other ranks at once with this message instead of waiting for them to notice. (When
+         * MPI_Init's own start failed, trying again would fail again, and might wait as long.) */
         std::string error;
-        if (auto launch = orte::read_launch_env(&error)) {
-            rt.launch = *launch;
+        if (auto launch = orte::ess::start(&error)) {
+            rt.launch = std::move(*launch);
         }
     }
-    if (rt.kv == nullptr && !rt.launch.singleton && !rt.launch.kv_uri.empty()) {
-        /* MPI_Init failed before it connected (or never ran): connect only to tell mpirun, so that it
-         * ends the other ranks at once with this message instead of waiting for them to notice. */
-        std::string error;
-        rt.kv = orte::KvClient::connect(rt.launch.kv_uri, rt.launch.job_key, rt.launch.rank, &error, 5.0);
+    /* A launcher that does not print the message (a PMIx server) may end this process as soon as it
+     * has the request: print first. */
+    const bool launcher_prints = orte::ess::launcher_prints_abort();
+    if (!launcher_prints) {
+        std::fprintf(stderr, "Tessera MPI: %s\n", alone.c_str());
+        std::fflush(stderr);
     }
-    if (rt.kv == nullptr || rt.kv->abort(exit_code, to_mpirun) != 0) {
+    if (orte::ess::abort(exit_code, to_mpirun) != TESSERA_SUCCESS && launcher_prints) {
         std::fprintf(stderr, "Tessera MPI: %s\n", alone.c_str());
     }
     std::fflush(nullptr);

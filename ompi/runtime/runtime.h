@@ -1,7 +1,7 @@
 /*
  * The MPI process's life-cycle state (MPI-4.1 chapter 11.2): whether MPI is initialized or finalized,
- * how the process was launched (orte/runtime/launch_env.h), its connection to mpirun's wire-up service,
- * and the thread level it provides.
+ * how the process was launched (as the ess framework tells it: frameworks/ess/base/base.h, which also
+ * holds the connection to the launcher), and the thread level it provides.
  */
 #ifndef TESSERA_OMPI_RUNTIME_RUNTIME_H
 #define TESSERA_OMPI_RUNTIME_RUNTIME_H
@@ -15,7 +15,6 @@
 #include <mpi.h>
 
 #include "ompi/proc/proc_table.h"
-#include "orte/kv/kv_client.h"
 #include "orte/runtime/launch_env.h"
 
 namespace tessera::ompi {
@@ -34,11 +33,10 @@ int max_thread_level();
 extern constinit std::atomic<Phase> mpi_phase;
 
 struct Runtime {
-    orte::LaunchInfo launch; /* a singleton until MPI_Init reads the environment */
+    orte::LaunchInfo launch; /* a singleton until MPI_Init asks the ess framework */
     int thread_provided = 0; /* MPI_THREAD_SINGLE */
     int thread_requested = 0; /* what MPI_Init_thread asked for (MPI_INFO_ENV's thread_level) */
     std::thread::id main_thread;
-    std::unique_ptr<orte::KvClient> kv; /* null for a singleton and after MPI_Finalize */
     std::vector<std::string> peer_hosts; /* by rank, from the business cards exchanged in MPI_Init */
     ProcTable procs;                     /* every proc this process knows */
     std::vector<tessera_proc_t *> world_procs; /* by rank in MPI_COMM_WORLD (owned by procs) */
@@ -73,11 +71,11 @@ const std::string &host_name();
 std::string process_label();
 
 /*
- * Ends the job with exit_code (MPI_Abort, MPI_ERRORS_ARE_FATAL): hands `to_mpirun` to mpirun through
- * the wire-up service when launched by it (connecting just for this when MPI_Init failed before it
- * connected) — mpirun prints it with the rank and host and ends the other ranks — then exits this
- * process with the code. A singleton, or a rank that cannot reach mpirun, prints `alone` to stderr
- * instead, so the message is printed exactly once. stdout and stderr are flushed first. Never returns.
+ * Ends the job with exit_code (MPI_Abort, MPI_ERRORS_ARE_FATAL): hands `to_mpirun` to the launcher
+ * through the ess module (starting it just for this before MPI_Init) — mpirun prints it with the rank
+ * and host and ends the other ranks; a PMIx server ends the job — then exits this process with the
+ * code. A singleton, a rank under a launcher that does not print it (PMIx), or a rank that cannot reach
+ * its launcher, prints `alone` to stderr instead, so the message is printed exactly once. stdout and stderr are flushed first. Never returns.
  */
 [[noreturn]] void abort_job(int exit_code, const std::string &to_mpirun, const std::string &alone);
 

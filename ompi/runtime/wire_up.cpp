@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frameworks/btl/base/base.h"
+#include "frameworks/ess/base/base.h"
 #include "mca/constants.h"
 #include "ompi/coll/coll_comm.h"
 #include "ompi/pml/pml.h"
@@ -24,14 +25,11 @@ namespace {
 constexpr const char *kCardKey = "tessera.proc.card";
 
 /*
- * The modex backend. Cards put before the fence go to mpirun's service (or, for a singleton, straight
- * into the table); after the fence every rank's cards are fetched on first use and kept, so the
- * pointers handed out stay valid until MPI_Finalize.
+ * The modex backend: the ess module's exchange (frameworks/ess/ess.h), whose values stay valid until
+ * MPI_Finalize. Cards are put before the one fence of MPI_Init and read after it.
  */
 struct CardStore {
-    orte::KvClient *kv = nullptr; /* null for a singleton */
     bool fenced = false;
-    std::map<std::pair<uint32_t, std::string>, std::vector<std::byte>> cards;
 
     static int put(void *ctx, const char *key, const void *data, size_t len)
     {
@@ -40,11 +38,8 @@ struct CardStore {
             return TESSERA_ERR_BAD_PARAM;
         }
         const auto *bytes = static_cast<const std::byte *>(data);
-        if (self->kv == nullptr) {
-            self->cards[{0, key}] = std::vector<std::byte>(bytes, bytes + len);
-            return TESSERA_SUCCESS;
-        }
-        return self->kv->put(key, std::span<const std::byte>(bytes, len)) == 0 ? TESSERA_SUCCESS : TESSERA_ERROR;
+        return orte::ess::put(key, std::span<const std::byte>(bytes, len)) == TESSERA_SUCCESS ? TESSERA_SUCCESS
+                                                                                              : TESSERA_ERROR;
     }
 
     static int get(void *ctx, uint32_t rank, const char *key, const void **data, size_t *len)
@@ -53,19 +48,12 @@ struct CardStore {
         if (!self->fenced) {
             return TESSERA_ERR_BAD_PARAM;
         }
-        auto it = self->cards.find({rank, key});
-        if (it == self->cards.end()) {
-            if (self->kv == nullptr) {
-                return TESSERA_ERR_NOT_FOUND;
-            }
-            auto value = self->kv->get(static_cast<int>(rank), key);
-            if (!value) {
-                return TESSERA_ERR_NOT_FOUND;
-            }
-            it = self->cards.emplace(std::make_pair(rank, std::string(key)), std::move(*value)).first;
+        auto value = orte::ess::get(static_cast<int>(rank), key);
+        if (!value) {
+            return TESSERA_ERR_NOT_FOUND;
         }
-        *data = it->second.data();
-        *len = it->second.size();
+        *data = value->data();
+        *len = value->size();
         return TESSERA_SUCCESS;
     }
 };
@@ -109,14 +97,6 @@ std::string wire_up(bool thread_multiple)
     const orte::LaunchInfo &l = rt.launch;
     CardStore &store = card_store();
     store = CardStore{};
-    if (!l.singleton) {
-        std::string error;
-        rt.kv = orte::KvClient::connect(l.kv_uri, l.job_key, l.rank, &error);
-        if (rt.kv == nullptr) {
-            return "cannot connect to mpirun's wire-up service at " + l.kv_uri + ": " + error;
-        }
-        store.kv = rt.kv.get();
-    }
     job_info = tessera_job_info_t{
         .singleton = l.singleton,
         .jobid = l.jobid,
@@ -136,9 +116,13 @@ std::string wire_up(bool thread_multiple)
         return "the btl components could not be initialized (error " + std::to_string(rc) + ")";
     }
     const std::string card = l.host + "\n" + std::to_string(l.node_id) + "\n" + std::to_string(static_cast<long>(getpid()));
-    if (tessera_modex_put(kCardKey, card.data(), card.size()) != TESSERA_SUCCESS ||
-        (rt.kv != nullptr && rt.kv->fence() != 0)) {
-        return "the wire-up exchange with mpirun failed (put/fence)";
+    if (tessera_modex_put(kCardKey, card.data(), card.size()) != TESSERA_SUCCESS) {
+        return "the wire-up exchange with " + l.launcher + " failed (put)";
+    }
+    std::string why;
+    if (orte::ess::commit() != TESSERA_SUCCESS || orte::ess::fence(true, &why) != TESSERA_SUCCESS) {
+        return "the wire-up exchange with " + l.launcher + " failed (commit/fence" + (why.empty() ? "" : ": " + why) +
+               ")";
     }
     store.fenced = true;
 
@@ -193,8 +177,8 @@ std::string wire_down()
     coll_finalize();
     osc_finalize();
     /* Every rank past its last send before any transport closes. */
-    if (rt.kv != nullptr && rt.kv->fence() != 0) {
-        problem = "the final fence with mpirun failed";
+    if (std::string why; orte::ess::fence(false, &why) != TESSERA_SUCCESS) {
+        problem = "the final fence with " + rt.launch.launcher + " failed: " + why;
     }
     pml::finalize();
     mca_btl_base_del_procs(rt.world_procs.data(), rt.world_procs.size());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "frameworks/ess/base/base.h"
 #include "mca/constants.h"
 #include "ompi/runtime/runtime.h"
 #include "ompi/trace/trace_queries.h"
@@ -16,18 +17,18 @@ namespace {
 
 bool window_open = false;
 
-int through_kv(orte::KvClient &kv, const void *data, size_t size, int nranks, mca_trace_base_deliver_fn_t deliver,
-               void *ctx)
+int through_ess(const void *data, size_t size, int nranks, mca_trace_base_deliver_fn_t deliver, void *ctx)
 {
-    /* A key per round: the service keeps every round's values. */
+    /* A key per round: the launcher keeps every round's values. */
     static unsigned round = 0;
     const std::string key = "tessera.trace." + std::to_string(round++);
     const auto *bytes = static_cast<const std::byte *>(data);
-    if (kv.put(key, std::span<const std::byte>(bytes, size)) != 0 || kv.fence() != 0) {
+    if (orte::ess::put(key, std::span<const std::byte>(bytes, size)) != TESSERA_SUCCESS ||
+        orte::ess::commit() != TESSERA_SUCCESS || orte::ess::fence(true) != TESSERA_SUCCESS) {
         return TESSERA_ERR_IO;
     }
     for (int r = 0; r < nranks; ++r) {
-        auto value = kv.get(r, key);
+        auto value = orte::ess::get(r, key);
         if (!value) {
             return TESSERA_ERR_IO;
         }
@@ -85,8 +86,8 @@ int allgather(const void *data, size_t size, mca_trace_base_deliver_fn_t deliver
     }
     const int nranks = world_size();
     Runtime &rt = runtime();
-    if (rt.kv != nullptr && mpi_initialized()) {
-        return through_kv(*rt.kv, data, size, nranks, deliver, ctx);
+    if (!rt.launch.singleton && orte::ess::active() && mpi_initialized()) {
+        return through_ess(data, size, nranks, deliver, ctx);
     }
     if (TESSERA_TRACE_PROVIDED(Allgather) && TESSERA_TRACE_PROVIDED(Allgatherv)) {
         return through_mpi(data, size, nranks, deliver, ctx);

@@ -60,6 +60,9 @@ struct LaunchInfo {
     std::string bind;   /* empty or "none": no binding */
     int universe_size = 1; /* size when the launcher says nothing */
     int appnum = 0;
+    /* Filled by the ess framework (frameworks/ess/ess.h), not by read_launch_env: */
+    std::vector<int> local_peers; /* the ranks on this node, when the launcher says; else empty */
+    std::string launcher;         /* who started the process, for messages */
 };
 
 /* Reads and validates the variables above; a malformed one is an error naming it (returns nullopt). */

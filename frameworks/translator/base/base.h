@@ -56,8 +56,12 @@ const char *mca_translator_base_decline_reason(const char *component);
 /* Which launcher started this process, read from its environment (docs/translator.md). */
 typedef enum mca_translator_base_launcher {
     MCA_TRANSLATOR_LAUNCHER_NONE = 0, /* singleton, or our own mpirun */
-    MCA_TRANSLATOR_LAUNCHER_OPENMPI,  /* Open MPI's mpirun / prterun: OMPI_COMM_WORLD_SIZE or PMIX_RANK */
-    MCA_TRANSLATOR_LAUNCHER_HYDRA     /* MPICH's hydra: PMI_RANK, PMI_FD or PMI_PORT */
+    MCA_TRANSLATOR_LAUNCHER_OPENMPI,  /* Open MPI's own launcher: OMPI_COMM_WORLD_SIZE or _RANK (with PMIx or not) */
+    /* PMI-1/2 clients: MPICH's hydra, or srun --mpi=pmi2: PMI_RANK, PMI_FD or PMI_PORT */
+    MCA_TRANSLATOR_LAUNCHER_HYDRA,
+    /* Any other PMIx server (srun --mpi=pmix, ...): PMIX_RANK without Open MPI's variables. The native
+     * engine serves it, through the ess framework's pmix component. */
+    MCA_TRANSLATOR_LAUNCHER_PMIX
 } mca_translator_base_launcher_t;
 
 mca_translator_base_launcher_t mca_translator_base_launcher(void);

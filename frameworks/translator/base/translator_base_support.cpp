@@ -78,13 +78,19 @@ const char *mca_translator_base_decline_reason(const char *component)
 
 mca_translator_base_launcher_t mca_translator_base_launcher(void)
 {
-    /* Open MPI 4.1's mpirun (ORTE) sets OMPI_COMM_WORLD_SIZE; PMIx-based launchers set PMIX_RANK.
-     * Hydra sets PMI_RANK, and PMI_FD (or PMI_PORT with a remote proxy). Our own launcher sets neither. */
-    if (set("OMPI_COMM_WORLD_SIZE") || set("PMIX_RANK")) {
+    /* Only Open MPI's own launchers (ORTE's mpirun, prterun with Open MPI's personality) set
+     * OMPI_COMM_WORLD_*. PMIX_RANK says no more than "a PMIx server started me": srun --mpi=pmix sets
+     * it without any OMPI_ variable, and the native engine serves that launch itself (ess pmix).
+     * Hydra sets PMI_RANK, and PMI_FD (or PMI_PORT with a remote proxy); so does srun --mpi=pmi2, which
+     * MPICH's library serves. Our own launcher sets none of them. */
+    if (set("OMPI_COMM_WORLD_SIZE") || set("OMPI_COMM_WORLD_RANK")) {
         return MCA_TRANSLATOR_LAUNCHER_OPENMPI;
     }
     if (set("PMI_RANK") || set("PMI_FD") || set("PMI_PORT")) {
         return MCA_TRANSLATOR_LAUNCHER_HYDRA;
+    }
+    if (set("PMIX_RANK")) {
+        return MCA_TRANSLATOR_LAUNCHER_PMIX;
     }
     return MCA_TRANSLATOR_LAUNCHER_NONE;
 }

@@ -5,6 +5,7 @@
 #include "frameworks/btl/base/base.h"
 #include "frameworks/coll/base/base.h"
 #include "frameworks/dte/base/base.h"
+#include "frameworks/ess/base/base.h"
 #include "frameworks/plm/base/base.h"
 #include "frameworks/trace/base/base.h"
 #include "frameworks/translator/base/base.h"
@@ -29,6 +30,10 @@ size_t fw_c_sizeof(int which)
     case 13: return sizeof(mca_trace_base_module_t);
     case 14: return offsetof(mca_btl_base_module_t, btl_send);
     case 15: return offsetof(mca_trace_base_module_t, trace_finalize);
+    case 16: return sizeof(mca_ess_base_component_t);
+    case 17: return sizeof(mca_ess_base_module_t);
+    case 18: return sizeof(mca_ess_base_identity_t);
+    case 19: return offsetof(mca_ess_base_identity_t, job_key);
     default: return 0;
     }
 }

@@ -1,4 +1,4 @@
-// The six frameworks: declared in their layers with their kinds, registered by the MPI layer's list,
+// The frameworks: declared in their layers with their kinds, registered by the MPI layer's list,
 // and their C headers giving the same layouts in C and C++.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include "frameworks/btl/base/base.h"
 #include "frameworks/coll/base/base.h"
 #include "frameworks/dte/base/base.h"
+#include "frameworks/ess/base/base.h"
 #include "frameworks/io/base/base.h"
 #include "frameworks/osc/base/base.h"
 #include "frameworks/plm/base/base.h"
@@ -25,34 +26,39 @@ int fw_c_trace_idle(void);
 
 namespace {
 
-TEST(Frameworks, RuntimeLayerHasThePlm)
+TEST(Frameworks, RuntimeLayerHasThePlmAndTheEss)
 {
     auto list = tessera::orte::frameworks();
-    ASSERT_EQ(list.size(), 1u);
+    ASSERT_EQ(list.size(), 2u);
     EXPECT_STREQ(list[0]->name, "plm");
-    EXPECT_STREQ(list[0]->layer, "orte");
-    EXPECT_EQ(list[0]->kind, MCA_FRAMEWORK_ONE_OF_MANY);
+    EXPECT_STREQ(list[1]->name, "ess");
+    for (mca_base_framework_t *fw : list) {
+        EXPECT_STREQ(fw->layer, "orte");
+        EXPECT_EQ(fw->kind, MCA_FRAMEWORK_ONE_OF_MANY);
+    }
 }
 
-TEST(Frameworks, MpiLayerListsAllEightInOrder)
+TEST(Frameworks, MpiLayerListsAllNineInOrder)
 {
     auto list = tessera::ompi::frameworks();
-    ASSERT_EQ(list.size(), 8u);
-    const char *names[] = {"plm", "btl", "dte", "coll", "osc", "io", "translator", "trace"};
-    const mca_framework_kind_t kinds[] = {MCA_FRAMEWORK_ONE_OF_MANY, MCA_FRAMEWORK_MANY_OF_MANY,
+    ASSERT_EQ(list.size(), 9u);
+    const char *names[] = {"plm", "ess", "btl", "dte", "coll", "osc", "io", "translator", "trace"};
+    const mca_framework_kind_t kinds[] = {MCA_FRAMEWORK_ONE_OF_MANY, MCA_FRAMEWORK_ONE_OF_MANY,
+                                          MCA_FRAMEWORK_MANY_OF_MANY, MCA_FRAMEWORK_PER_OBJECT,
                                           MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_PER_OBJECT,
-                                          MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_ONE_OF_MANY,
+                                          MCA_FRAMEWORK_PER_OBJECT,  MCA_FRAMEWORK_ONE_OF_MANY,
                                           MCA_FRAMEWORK_MANY_OF_MANY};
-    for (size_t i = 0; i < 8; ++i) {
+    for (size_t i = 0; i < 9; ++i) {
         EXPECT_STREQ(list[i]->name, names[i]);
         EXPECT_EQ(list[i]->kind, kinds[i]) << names[i];
-        EXPECT_STREQ(list[i]->layer, i == 0 ? "orte" : "ompi") << names[i];
+        EXPECT_STREQ(list[i]->layer, i < 2 ? "orte" : "ompi") << names[i];
         EXPECT_EQ(list[i]->version.major, 1) << names[i];
         EXPECT_NE(list[i]->description, nullptr);
         EXPECT_NE(list[i]->static_components, nullptr);
     }
     EXPECT_EQ(mca_btl_base_framework.component_struct_size, sizeof(mca_btl_base_component_t));
     EXPECT_EQ(mca_plm_base_framework.component_struct_size, sizeof(mca_plm_base_component_t));
+    EXPECT_EQ(mca_ess_base_framework.component_struct_size, sizeof(mca_ess_base_component_t));
     EXPECT_EQ(mca_osc_base_framework.component_struct_size, sizeof(mca_osc_base_component_t));
     EXPECT_EQ(mca_io_base_framework.component_struct_size, sizeof(mca_io_base_component_t));
 }
@@ -103,7 +109,11 @@ TEST(Frameworks, CHeadersHaveTheSameLayout)
                           sizeof(mca_trace_base_component_t),
                           sizeof(mca_trace_base_module_t),
                           offsetof(mca_btl_base_module_t, btl_send),
-                          offsetof(mca_trace_base_module_t, trace_finalize)};
+                          offsetof(mca_trace_base_module_t, trace_finalize),
+                          sizeof(mca_ess_base_component_t),
+                          sizeof(mca_ess_base_module_t),
+                          sizeof(mca_ess_base_identity_t),
+                          offsetof(mca_ess_base_identity_t, job_key)};
     for (int i = 0; i < static_cast<int>(std::size(cxx)); ++i) {
         EXPECT_EQ(fw_c_sizeof(i), cxx[i]) << "struct " << i;
     }

@@ -20,7 +20,8 @@
 
 namespace {
 
-const char *const kLauncherVars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_FD", "PMI_PORT"};
+const char *const kLauncherVars[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMIX_NAMESPACE",
+                                     "PMI_RANK", "PMI_FD", "PMI_PORT", "PMI_SIZE"};
 
 std::string component_of(const mca_translator_base_module_t *m)
 {
@@ -73,8 +74,14 @@ TEST_F(TranslatorSelect, LauncherIsReadFromTheEnvironment)
     setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
     EXPECT_EQ(mca_translator_base_launcher(), MCA_TRANSLATOR_LAUNCHER_OPENMPI);
     unsetenv("OMPI_COMM_WORLD_SIZE");
+    setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+    EXPECT_EQ(mca_translator_base_launcher(), MCA_TRANSLATOR_LAUNCHER_OPENMPI);
+    unsetenv("OMPI_COMM_WORLD_RANK");
     setenv("PMIX_RANK", "0", 1);
-    EXPECT_EQ(mca_translator_base_launcher(), MCA_TRANSLATOR_LAUNCHER_OPENMPI) << "PMIx launchers (prterun)";
+    EXPECT_EQ(mca_translator_base_launcher(), MCA_TRANSLATOR_LAUNCHER_PMIX) << "PMIX_RANK alone: srun --mpi=pmix";
+    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    EXPECT_EQ(mca_translator_base_launcher(), MCA_TRANSLATOR_LAUNCHER_OPENMPI) << "Open MPI's mpirun sets both";
+    unsetenv("OMPI_COMM_WORLD_SIZE");
     unsetenv("PMIX_RANK");
     setenv("PMI_RANK", "1", 1);
     EXPECT_EQ(mca_translator_base_launcher(), MCA_TRANSLATOR_LAUNCHER_HYDRA);
@@ -110,6 +117,22 @@ TEST_F(TranslatorSelect, OpenMpiLauncherPicksTheRuntimeTranslator)
     setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
     EXPECT_EQ(select_name(), "fakert");
     EXPECT_STREQ(mca_translator_base_runtime_name(), "Fake runtime 1.0 (libfake.so)");
+}
+
+TEST_F(TranslatorSelect, PmixLaunchIsServedByTheNativeEngine)
+{
+    // What srun --mpi=pmix sets: PMIx, and none of Open MPI's own variables.
+    setenv("PMIX_RANK", "1", 1);
+    setenv("PMIX_NAMESPACE", "slurm.pmix.12.0", 1);
+    EXPECT_EQ(select_name(), "native");
+}
+
+TEST_F(TranslatorSelect, ExplicitRuntimeTranslatorUnderAPmixLaunch)
+{
+    setenv("PMIX_RANK", "1", 1);
+    setenv("PMIX_NAMESPACE", "slurm.pmix.12.0", 1);
+    tessera::mca::set_command_line("translator", "fakert");
+    EXPECT_EQ(select_name(), "fakert") << "--mca translator still decides";
 }
 
 TEST_F(TranslatorSelect, AnotherLauncherLeavesNative)
