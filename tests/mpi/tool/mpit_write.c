@@ -22,7 +22,7 @@ static int rank = -1;
 static void set_eager_limit(unsigned long value)
 {
     int index = -1, count = 0;
-    MPI_T_cvar_handle h;
+    MPI_T_cvar_handle h = MPI_T_CVAR_HANDLE_NULL;
     if (MPI_T_cvar_get_index("pml_eager_limit", &index) != MPI_SUCCESS ||
         MPI_T_cvar_handle_alloc(index, NULL, &h, &count) != MPI_SUCCESS) {
         FAIL("no pml_eager_limit cvar");
