@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cstring>
 #include <vector>
 
 #include "mca/var.h"
@@ -258,6 +259,34 @@ void op_reduce(const Op *op, const void *in, void *inout, std::size_t count, con
         kernel(in, inout, count);
     } else {
         reduce_derived(kernel, *basic, in, inout, count, *type);
+    }
+}
+
+void op_reduce_packed(const Op *op, const Datatype *basic, const char *in, char *inout, std::size_t bytes)
+{
+    const std::size_t n = bytes / basic->size;
+    if (basic->contiguous) {
+        op_reduce(op, in, inout, n, basic);
+        return;
+    }
+    const auto extent = static_cast<std::size_t>(basic->extent);
+    std::vector<char> a(n * extent), b(n * extent);
+    auto spread = [&](const char *packed, char *out) {
+        for (std::size_t i = 0; i < n; ++i) {
+            for (int k = 0; k < basic->block_count; ++k) {
+                std::memcpy(out + i * extent + basic->blocks[k].offset, packed, basic->blocks[k].length);
+                packed += basic->blocks[k].length;
+            }
+        }
+    };
+    spread(in, a.data());
+    spread(inout, b.data());
+    op_reduce(op, a.data(), b.data(), n, basic);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (int k = 0; k < basic->block_count; ++k) {
+            std::memcpy(inout, b.data() + i * extent + basic->blocks[k].offset, basic->blocks[k].length);
+            inout += basic->blocks[k].length;
+        }
     }
 }
 

@@ -75,6 +75,11 @@ int register_op_params();
  * is reduced element by element along its type map; a user function gets the type's handle. */
 void op_reduce(const Op *op, const void *in, void *inout, std::size_t count, const Datatype *type);
 
+/* The same over `bytes` packed bytes of elements of the predefined `basic` (what one-sided operations
+ * carry). op_reduce takes elements laid out by their extent, so the elements of a pair type
+ * (MPI_SHORT_INT: 6 bytes of data in an extent of 8) are spread into that layout and packed back. */
+void op_reduce_packed(const Op *op, const Datatype *basic, const char *in, char *inout, std::size_t bytes);
+
 } // namespace tessera::ompi
 
 #endif

@@ -105,36 +105,6 @@ void grant_waiting(Module &m)
     }
 }
 
-/* inout = in op inout over `bytes` packed bytes of elements of `basic`. op_reduce takes elements laid
- * out by the type's extent: a pair type (MPI_SHORT_INT: 6 bytes of data in an extent of 8) is spread
- * into that layout and packed back. */
-void reduce_packed(const Op *op, const Datatype *basic, const char *in, char *inout, std::size_t bytes)
-{
-    const std::size_t n = bytes / basic->size;
-    if (basic->contiguous) {
-        op_reduce(op, in, inout, n, basic);
-        return;
-    }
-    const auto extent = static_cast<std::size_t>(basic->extent);
-    std::vector<char> a(n * extent), b(n * extent);
-    auto spread = [&](const char *packed, char *out) {
-        for (std::size_t i = 0; i < n; ++i) {
-            for (int k = 0; k < basic->block_count; ++k) {
-                std::memcpy(out + i * extent + basic->blocks[k].offset, packed, basic->blocks[k].length);
-                packed += basic->blocks[k].length;
-            }
-        }
-    };
-    spread(in, a.data());
-    spread(inout, b.data());
-    op_reduce(op, a.data(), b.data(), n, basic);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (int k = 0; k < basic->block_count; ++k) {
-            std::memcpy(inout, b.data() + i * extent + basic->blocks[k].offset, basic->blocks[k].length);
-            inout += basic->blocks[k].length;
-        }
-    }
-}
 
 /* Applies one request of `peer`; `payload` holds the description, then the origin data. */
 void apply(Module &m, int peer, const Ctl &c, const char *payload)
@@ -167,7 +137,7 @@ void apply(Module &m, int peer, const Ctl &c, const char *payload)
         const Op *op = op_lookup(reinterpret_cast<MPI_Op>(c.op));
         if (op->kind != OpKind::NoOp) {
             const Datatype *basic = datatype_lookup(reinterpret_cast<MPI_Datatype>(c.basic));
-            reduce_packed(op, basic, data, current.data(), c.bytes);
+            op_reduce_packed(op, basic, data, current.data(), c.bytes);
             target_scatter(c, desc, at, current.data());
         }
         break;

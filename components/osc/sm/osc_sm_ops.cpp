@@ -138,35 +138,6 @@ void atomic_any(const Op *op, const Datatype *basic, char *at, const char *in, c
     }
 }
 
-/* inout = in op inout over `bytes` packed bytes of elements of `basic`, spread into the layout of the
- * type's extent for op_reduce when the elements are pairs. */
-void reduce_packed(const Op *op, const Datatype *basic, const char *in, char *inout, std::size_t bytes)
-{
-    const std::size_t n = bytes / basic->size;
-    if (basic->contiguous) {
-        op_reduce(op, in, inout, n, basic);
-        return;
-    }
-    const auto extent = static_cast<std::size_t>(basic->extent);
-    std::vector<char> a(n * extent), b(n * extent);
-    auto spread = [&](const char *packed, char *out) {
-        for (std::size_t i = 0; i < n; ++i) {
-            for (int k = 0; k < basic->block_count; ++k) {
-                std::memcpy(out + i * extent + basic->blocks[k].offset, packed, basic->blocks[k].length);
-                packed += basic->blocks[k].length;
-            }
-        }
-    };
-    spread(in, a.data());
-    spread(inout, b.data());
-    op_reduce(op, a.data(), b.data(), n, basic);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (int k = 0; k < basic->block_count; ++k) {
-            std::memcpy(inout, b.data() + i * extent + basic->blocks[k].offset, basic->blocks[k].length);
-            inout += basic->blocks[k].length;
-        }
-    }
-}
 
 class AccLock {
 public:
@@ -244,7 +215,7 @@ void apply(Module &m, int target, std::ptrdiff_t disp, std::size_t count, const 
         convertor_unpack(at, count, *type, 0, in, bytes);
         return;
     }
-    reduce_packed(op, basic, in, current.data(), bytes);
+    op_reduce_packed(op, basic, in, current.data(), bytes);
     convertor_unpack(at, count, *type, 0, current.data(), bytes);
 }
 
