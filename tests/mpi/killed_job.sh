@@ -1,6 +1,7 @@
 # What the killed-job tests share (sourced): a job of 4 ranks started in its own session, killed with
 # SIGKILL, and the checks that every process of it is gone and nothing of it is left in /dev/shm.
-# The caller sets tmp, procs=() and jobid= before sourcing, and mp, ranks, procs, jobid per try.
+# The caller sets mpirun, tmp, procs=() and jobid= before sourcing, and mp, ranks, procs, jobid per try
+# (start_job sets all but ranks).
 failures=0
 
 # The job's processes still alive (a zombie is not: its parent is gone and it creates nothing).
@@ -18,6 +19,32 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+
+# start_job <dir> <marker> <mpirun args...> -- <program>: starts the job of 4 ranks in its own session
+# (nothing of it is in the caller's process group), each rank writing its job id and pid to <dir>,
+# and waits until the job prints <marker>; sets mp, jobid and procs (mpirun, its sentinel, the ranks).
+# Exits 1 when the marker does not come within 30 s.
+start_job() {
+  local d=$1 marker=$2
+  shift 2
+  local args=()
+  while [ "$1" != -- ]; do args+=("$1"); shift; done
+  local prog=$2
+  setsid "$mpirun" -np 4 --oversubscribe "${args[@]}" sh -c \
+    'echo $TESSERA_JOBID > '"$d"'/jobid.$TESSERA_RANK; echo $$ > '"$d"'/pid.$TESSERA_RANK; exec "$0"' "$prog" \
+    > "$d"/out 2>&1 &
+  mp=$!
+  for _ in $(seq 600); do
+    grep -q "$marker" "$d"/out 2>/dev/null && break
+    sleep 0.05
+  done
+  if ! grep -q "$marker" "$d"/out; then
+    echo "the job did not start within 30 s:"; cat "$d"/out
+    procs=("$mp" $(pgrep -P "$mp")); exit 1
+  fi
+  jobid=$(cat "$d"/jobid.0)
+  procs=("$mp" $(pgrep -P "$mp") $(cat "$d"/pid.*))
+}
 
 # kill_and_check <try> <who> <moment>: kills mpirun, one rank or all of the job, waits until all of it
 # is gone (exits 1 after 30 s) and counts a failure when something of it is left in /dev/shm.

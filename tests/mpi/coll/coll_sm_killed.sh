@@ -18,22 +18,8 @@ source "$(dirname "$0")/../killed_job.sh"
 for try in $(seq "$tries"); do
   d=$tmp/$try
   mkdir -p "$d"
-  # Its own session: nothing of the job is in this script's process group.
-  setsid "$mpirun" -np 4 --oversubscribe "$@" sh -c \
-    'echo $TESSERA_JOBID > '"$d"'/jobid.$TESSERA_RANK; echo $$ > '"$d"'/pid.$TESSERA_RANK; exec "$0"' "$prog" \
-    > "$d"/out 2>&1 &
-  mp=$!
-  for _ in $(seq 600); do
-    grep -q "coll_sm_churn: started" "$d"/out 2>/dev/null && break
-    sleep 0.05
-  done
-  if ! grep -q "coll_sm_churn: started" "$d"/out; then
-    echo "try $try: the job did not start within 30 s:"; cat "$d"/out
-    procs=("$mp" $(pgrep -P "$mp")); exit 1
-  fi
-  jobid=$(cat "$d"/jobid.0)
+  start_job "$d" "coll_sm_churn: started" "$@" -- "$prog"
   ranks=($(cat "$d"/pid.*))
-  procs=("$mp" $(pgrep -P "$mp") "${ranks[@]}") # mpirun, its sentinel, the ranks
   # The moment: a segment of the job is in /dev/shm, or a random one within a second.
   moment="at random"
   for _ in $(seq $((RANDOM % 100))); do

@@ -15,20 +15,7 @@ source "$(dirname "$0")/../killed_job.sh"
 for try in $(seq "$tries"); do
   d=$tmp/$try
   mkdir -p "$d"
-  setsid "$mpirun" -np 4 --oversubscribe "$@" sh -c \
-    'echo $TESSERA_JOBID > '"$d"'/jobid.$TESSERA_RANK; echo $$ > '"$d"'/pid.$TESSERA_RANK; exec "$0"' "$prog" \
-    > "$d"/out 2>&1 &
-  mp=$!
-  for _ in $(seq 600); do
-    grep -q "win_sm_locker: started" "$d"/out 2>/dev/null && break
-    sleep 0.05
-  done
-  if ! grep -q "win_sm_locker: started" "$d"/out; then
-    echo "try $try: the job did not start within 30 s:"; cat "$d"/out
-    procs=("$mp" $(pgrep -P "$mp")); exit 1
-  fi
-  jobid=$(cat "$d"/jobid.0)
-  procs=("$mp" $(pgrep -P "$mp") $(cat "$d"/pid.*)) # mpirun, its sentinel, the ranks
+  start_job "$d" "win_sm_locker: started" "$@" -- "$prog"
   sleep 0.$((RANDOM % 5)) # the waiters spin (and yield) meanwhile
   if [ "$who" = holder ]; then
     ranks=($(cat "$d"/pid.0))
