@@ -16,15 +16,11 @@
 #include "components/osc/sm/osc_sm.h"
 #include "ompi/group/group.h"
 #include "ompi/runtime/native_api.h"
+#include "opal/tsan.h"
 
 namespace tessera::ompi::osc_sm {
 
 namespace {
-
-void full_fence()
-{
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-}
 
 /* The window ranks of the members of `group` (MPI-4.1 12.5.2); false when one is not a process of the
  * window. */
@@ -104,11 +100,11 @@ int fence(int assert, tessera_win *, mca_osc_base_module_t *module)
     if (m.locks_held > 0 || m.lock_all || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     if (int rc = native::barrier(m.w->comm); rc != MPI_SUCCESS) {
         return rc;
     }
-    full_fence();
+    opal::full_fence();
     m.fence_open = (assert & MPI_MODE_NOSUCCEED) == 0;
     m.fence_used.store(false, std::memory_order_relaxed);
     return MPI_SUCCESS;
@@ -132,7 +128,7 @@ int start(tessera_group *group, int assert, tessera_win *, mca_osc_base_module_t
             wait_word(m.segment.posted(m.rank)[t], ++m.posts_seen[static_cast<std::size_t>(t)]);
         }
     }
-    full_fence();
+    opal::full_fence();
     m.access_open = true;
     return MPI_SUCCESS;
 }
@@ -143,7 +139,7 @@ int complete(tessera_win *, mca_osc_base_module_t *module)
     if (!m.access_open) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     for (int t : m.access_group) {
         m.segment.control(t).completes.fetch_add(1, std::memory_order_release);
     }
@@ -162,7 +158,7 @@ int post(tessera_group *group, int assert, tessera_win *, mca_osc_base_module_t 
     if (!window_ranks(m, group, &origins)) {
         return MPI_ERR_GROUP;
     }
-    full_fence(); /* this process's own stores before the post are seen by the origins */
+    opal::full_fence(); /* this process's own stores before the post are seen by the origins */
     if ((assert & MPI_MODE_NOCHECK) == 0) {
         for (int o : origins) {
             m.segment.posted(o)[m.rank].fetch_add(1, std::memory_order_release);
@@ -180,7 +176,7 @@ int wait(tessera_win *, mca_osc_base_module_t *module)
         return MPI_ERR_RMA_SYNC;
     }
     wait_word(m.segment.control(m.rank).completes, m.completes_expected);
-    full_fence();
+    opal::full_fence();
     m.exposure_open = false;
     return MPI_SUCCESS;
 }
@@ -193,7 +189,7 @@ int test(int *flag, tessera_win *, mca_osc_base_module_t *module)
     }
     *flag = m.segment.control(m.rank).completes.load(std::memory_order_acquire) >= m.completes_expected;
     if (*flag != 0) {
-        full_fence();
+        opal::full_fence();
         m.exposure_open = false;
     }
     return MPI_SUCCESS;
@@ -222,7 +218,7 @@ int unlock(int target, tessera_win *, mca_osc_base_module_t *module)
     if (m.lock_type[t] == 0) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     if (!m.nocheck[t]) {
         release(m.segment.control(target).lock, m.lock_type[t]);
     }
@@ -253,7 +249,7 @@ int unlock_all(tessera_win *, mca_osc_base_module_t *module)
     if (!m.lock_all) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     if (!m.lock_all_nocheck) {
         for (int t = 0; t < m.size; ++t) {
             release(m.segment.control(t).lock, MPI_LOCK_SHARED);
@@ -269,7 +265,7 @@ int flush(int target, tessera_win *, mca_osc_base_module_t *module)
     if (!m.lock_all && (target < 0 || m.lock_type[static_cast<std::size_t>(target)] == 0)) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     return MPI_SUCCESS;
 }
 
@@ -279,13 +275,13 @@ int flush_all(tessera_win *, mca_osc_base_module_t *module)
     if (!m.lock_all && m.locks_held == 0) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     return MPI_SUCCESS;
 }
 
 int win_sync(tessera_win *, mca_osc_base_module_t *)
 {
-    full_fence();
+    opal::full_fence();
     return MPI_SUCCESS;
 }
 
@@ -295,7 +291,7 @@ int free_window(tessera_win *, mca_osc_base_module_t *module)
     if (m.locks_held > 0 || m.lock_all || m.access_open || m.exposure_open) {
         return MPI_ERR_RMA_SYNC;
     }
-    full_fence();
+    opal::full_fence();
     /* After the barrier no process reads or writes this one's part any more. */
     if (int rc = native::barrier(m.w->comm); rc != MPI_SUCCESS) {
         return rc;
