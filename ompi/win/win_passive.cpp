@@ -16,20 +16,6 @@ namespace tessera::ompi::native {
 
 namespace {
 
-/* The window of argument `win` and its module's entry, or nullptr after raising (*rc). */
-template <typename Entry>
-Window *window_with(const char *function, MPI_Win win, Entry mca_osc_base_module_t::*entry, int *rc)
-{
-    Window *w = win_argument(function, win, rc);
-    if (w != nullptr && w->osc->*entry == nullptr) {
-        *rc = raise_on_win(win, MPI_ERR_UNSUPPORTED_OPERATION, function,
-                           std::string("the osc component ") + w->osc->osc_component->base.mca_component_name +
-                               " serving " + win_label(*w) + " does not provide it");
-        return nullptr;
-    }
-    return w;
-}
-
 /* A target rank argument: in the window's group; MPI_PROC_NULL (nothing to do) when `proc_null_ok`. */
 bool rank_ok(const char *function, MPI_Win win, const Window &w, int rank, int *rc)
 {

@@ -16,20 +16,6 @@ namespace tessera::ompi::native {
 
 namespace {
 
-/* The window, with the module's entry present, or nullptr after raising (*rc). */
-template <typename Entry>
-Window *window_with(const char *function, MPI_Win win, Entry mca_osc_base_module_t::*entry, int *rc)
-{
-    Window *w = win_argument(function, win, rc);
-    if (w != nullptr && w->osc->*entry == nullptr) {
-        *rc = raise_on_win(win, MPI_ERR_UNSUPPORTED_OPERATION, function,
-                           std::string("the osc component ") + w->osc->osc_component->base.mca_component_name +
-                               " serving " + win_label(*w) + " does not provide it");
-        return nullptr;
-    }
-    return w;
-}
-
 /* A group of processes of the window, and assertion bits among `allowed`. */
 const Group *epoch_group(const char *function, MPI_Win win, const Window &w, MPI_Group group, int assert,
                          int allowed, const char *allowed_names, int *rc)

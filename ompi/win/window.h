@@ -80,6 +80,21 @@ std::string rma_failure(int rc, const std::string &otherwise);
 /* The window of argument `win`, or nullptr after raising MPI_ERR_WIN (*rc says what to return). */
 Window *win_argument(const char *function, MPI_Win win, int *rc);
 
+/* The window of argument `win` with its module's `entry` present, or nullptr after raising (*rc):
+ * MPI_ERR_UNSUPPORTED_OPERATION names the component that lacks it. */
+template <typename Entry>
+Window *window_with(const char *function, MPI_Win win, Entry mca_osc_base_module_t::*entry, int *rc)
+{
+    Window *w = win_argument(function, win, rc);
+    if (w != nullptr && w->osc->*entry == nullptr) {
+        *rc = raise_on_win(win, MPI_ERR_UNSUPPORTED_OPERATION, function,
+                           std::string("the osc component ") + w->osc->osc_component->base.mca_component_name +
+                               " serving " + win_label(*w) + " does not provide it");
+        return nullptr;
+    }
+    return w;
+}
+
 } // namespace tessera::ompi
 
 #endif
